@@ -1,0 +1,509 @@
+//===- IMetaOps.cpp - verifiers of the imeta ops --------------------------===//
+//
+// Every invariant a spec author can break is checked here, with an error
+// located at the op that breaks it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/IMetaOps.h"
+#include "dialect/IMetaSymbols.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace imeta;
+
+#define GET_OP_CLASSES
+#include "dialect/IMetaOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool isScalarValueType(Type type) {
+  return type.isInteger(1) || type.isInteger(32);
+}
+
+/// Config parameters and inputs hold i32, i1 or a list; `min` bounds
+/// integers only.
+template <typename OpT>
+static LogicalResult verifyValueDecl(OpT op) {
+  Type type = op.getType();
+  if (!isScalarValueType(type) && !isa<ListType>(type))
+    return op.emitOpError("type must be i32, i1 or !imeta.list, got ")
+           << type;
+  if (op.getMin() && type.isInteger(1))
+    return op.emitOpError("'min' bounds an integer, but ")
+           << op.getSymNameAttr() << " is a bool";
+  return success();
+}
+
+/// Finds `sym` as an op of type OpT or reports what it is instead.
+template <typename OpT>
+static FailureOr<OpT> resolve(Operation *user, SymbolTableCollection &tables,
+                              FlatSymbolRefAttr sym, StringRef what) {
+  Operation *def = tables.lookupNearestSymbolFrom(user, sym);
+  if (!def)
+    return user->emitOpError("unknown ") << what << " " << sym;
+  auto op = dyn_cast<OpT>(def);
+  if (!op)
+    return user->emitOpError() << sym << " is not " << what;
+  return op;
+}
+
+static LogicalResult resolveRatioSet(Operation *user,
+                                     SymbolTableCollection &tables,
+                                     FlatSymbolRefAttr sym) {
+  Operation *def = tables.lookupNearestSymbolFrom(user, sym);
+  if (!def)
+    return user->emitOpError("unknown ratio set ") << sym;
+  if (!isa<RatiosOp, RatioUnionOp>(def))
+    return user->emitOpError() << sym << " is not a ratio set";
+  return success();
+}
+
+static LogicalResult checkResultType(Operation *op, Type expected,
+                                     FlatSymbolRefAttr sym) {
+  Type got = op->getResult(0).getType();
+  if (got != expected)
+    return op->emitOpError("result type ")
+           << got << " does not match the type " << expected << " of " << sym;
+  return success();
+}
+
+/// A field that other fields may read with imeta.get, count rows by, or sum:
+/// flat (width 1) and without columns.
+static LogicalResult checkFlatField(Operation *user, FieldOp field,
+                                    StringRef use) {
+  if (field.getWidth() != 1 || field.getCols())
+    return user->emitOpError() << use << " " << field.getSymNameAttr()
+                               << " must be a flat field (one value per point)";
+  return success();
+}
+
+static LogicalResult checkSeqCountField(Operation *user, FieldOp field,
+                                        StringRef use) {
+  if (field.getDomain() != Domain::seq)
+    return user->emitOpError() << use << " " << field.getSymNameAttr()
+                               << " must be a 'seq' field";
+  if (failed(checkFlatField(user, field, use)))
+    return failure();
+  if (!field.getElementType().isInteger(32))
+    return user->emitOpError() << use << " " << field.getSymNameAttr()
+                               << " must be i32";
+  return success();
+}
+
+/// Formula ops that read the current sequence need a sequence.
+static LogicalResult requireSequence(Operation *op) {
+  FormulaContext ctx = getFormulaContext(op);
+  if (ctx.domain == Domain::scalar)
+    return op->emitOpError("reads the current sequence, but the enclosing ")
+           << (isa_and_nonnull<RequireOp>(ctx.owner) ? "rule" : "field")
+           << " has domain 'scalar'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConfigOp::verify() { return verifyValueDecl(*this); }
+LogicalResult InputOp::verify() { return verifyValueDecl(*this); }
+
+LogicalResult
+RatioUnionOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (getMembers().empty())
+    return emitOpError("needs at least one member");
+  for (Attribute m : getMembers())
+    if (failed(resolveRatioSet(*this, tables, cast<FlatSymbolRefAttr>(m))))
+      return failure();
+  return success();
+}
+
+YieldOp FieldOp::getYield() {
+  return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+unsigned FieldOp::getWidth() { return getYield().getValues().size(); }
+
+Type FieldOp::getElementType() {
+  return getYield().getValues().front().getType();
+}
+
+/// Field and rule bodies: one block ending in imeta.yield.
+static LogicalResult verifyBody(Operation *op, Region &body) {
+  if (body.empty() || body.front().empty() ||
+      !isa<YieldOp>(body.front().back()))
+    return op->emitOpError("body must end with 'imeta.yield'");
+  if (body.front().getNumArguments() != 0)
+    return op->emitOpError("body takes no arguments; read the point with "
+                           "imeta.seq_index, imeta.row_index, ...");
+  return success();
+}
+
+LogicalResult FieldOp::verify() {
+  if (failed(verifyBody(*this, getBody())))
+    return failure();
+  if ((getDomain() == Domain::rows) != bool(getCount()))
+    return emitOpError("a 'rows' field, and only one, names its row count "
+                       "field: rows(@count)");
+  if (getCols() && getDomain() == Domain::scalar)
+    return emitOpError("'cols' needs a 'seq' or 'rows' domain");
+  if (getLive() && !getCols())
+    return emitOpError("'live' bounds the columns of a 'cols' field");
+  OperandRange values = getYield().getValues();
+  if (values.empty())
+    return emitOpError("must yield at least one value");
+  if (!llvm::all_equal(values.getTypes()))
+    return emitOpError("must yield values of one type");
+  if (getCols() && values.size() != 1)
+    return emitOpError("a 'cols' field yields one value per column");
+  return success();
+}
+
+LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (auto ratios = getRatiosAttr())
+    if (failed(resolveRatioSet(*this, tables, ratios)))
+      return failure();
+  if (auto count = getCountAttr()) {
+    auto field = resolve<FieldOp>(*this, tables, count, "field");
+    if (failed(field) || failed(checkSeqCountField(*this, *field, "row count")))
+      return failure();
+    if (failed(verifyRatioUse(*this, getRatiosAttr(), field->getRatiosAttr(),
+                              count)))
+      return failure();
+  }
+  if (auto cols = getColsAttr()) {
+    auto param = resolve<ConfigOp>(*this, tables, cols, "config parameter");
+    if (failed(param))
+      return failure();
+    if (!param->getType().isInteger(32))
+      return emitOpError("column count ") << cols << " must be an i32 config";
+  }
+  if (auto live = getLiveAttr()) {
+    auto field = resolve<FieldOp>(*this, tables, live, "field");
+    if (failed(field) ||
+        failed(checkSeqCountField(*this, *field, "live column count")))
+      return failure();
+    if (failed(verifyRatioUse(*this, getRatiosAttr(), field->getRatiosAttr(),
+                              live)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult PrefixSumOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto field = resolve<FieldOp>(*this, tables, getSourceAttr(), "field");
+  if (failed(field) || failed(checkSeqCountField(*this, *field, "summand")))
+    return failure();
+  return success();
+}
+
+LogicalResult RequireOp::verify() {
+  if (failed(verifyBody(*this, getBody())))
+    return failure();
+  if (getDomain() == Domain::rows)
+    return emitOpError("a rule holds for the batch ('scalar') or for every "
+                       "sequence ('seq'), not per row");
+  OperandRange values = cast<YieldOp>(getBody().front().back()).getValues();
+  if (values.size() != 1 || !values.front().getType().isInteger(1))
+    return emitOpError("must yield exactly one i1");
+  return success();
+}
+
+LogicalResult RequireOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (auto ratios = getRatiosAttr())
+    return resolveRatioSet(*this, tables, ratios);
+  return success();
+}
+
+LogicalResult PathOp::verifyRegions() {
+  llvm::StringMap<OutputOp> names;
+  for (Operation &op : getBody().front()) {
+    if (auto out = dyn_cast<OutputOp>(op)) {
+      auto [it, inserted] = names.try_emplace(out.getName(), out);
+      if (!inserted)
+        return out.emitOpError("output name '")
+               << out.getName() << "' is produced twice by path "
+               << getSymNameAttr();
+      continue;
+    }
+    if (!isa<RequireOp>(op))
+      return op.emitOpError("cannot appear in a path; a path holds "
+                            "imeta.output and imeta.require ops");
+  }
+  return success();
+}
+
+/// The chain of paths from the root base to `path`; fails on a cycle.
+static FailureOr<SmallVector<PathOp>> pathChain(PathOp path) {
+  SmallVector<PathOp> chain;
+  for (PathOp p = path; p;
+       p = lookupSpecSymbol<PathOp>(p, p.getBaseAttr())) {
+    if (llvm::is_contained(chain, p))
+      return failure();
+    chain.push_back(p);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (!getBaseAttr())
+    return success();
+  if (failed(resolve<PathOp>(*this, tables, getBaseAttr(), "path")))
+    return failure();
+  if (failed(pathChain(*this)))
+    return emitOpError("cycle between paths through 'extends' ")
+           << getBaseAttr();
+  return success();
+}
+
+SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
+  SmallVector<OutputOp> outputs;
+  auto chain = pathChain(path);
+  if (failed(chain))
+    return outputs;
+  for (PathOp p : *chain)
+    for (auto out : p.getBody().front().getOps<OutputOp>()) {
+      auto same = llvm::find_if(
+          outputs, [&](OutputOp o) { return o.getName() == out.getName(); });
+      if (same != outputs.end())
+        *same = out;
+      else
+        outputs.push_back(out);
+    }
+  return outputs;
+}
+
+SmallVector<RequireOp> imeta::getPathRules(PathOp path) {
+  SmallVector<RequireOp> rules;
+  auto chain = pathChain(path);
+  if (succeeded(chain))
+    for (PathOp p : *chain)
+      llvm::append_range(rules, p.getBody().front().getOps<RequireOp>());
+  return rules;
+}
+
+LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *def = tables.lookupNearestSymbolFrom(*this, getSourceAttr());
+  if (!def)
+    return emitOpError("path lists ")
+           << getSourceAttr() << ", but no field of that name is defined";
+  if (!isa<FieldOp, PrefixSumOp>(def))
+    return emitOpError() << getSourceAttr() << " is not a field";
+  if (getName().empty() || getName().contains('.'))
+    return emitOpError("output name '")
+           << getName() << "' must be non-empty and without '.' (ratio "
+           << "buckets are named NAME.n automatically)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The spec: allowed contents and the dependency graph between fields.
+//===----------------------------------------------------------------------===//
+
+/// Symbols a field, prefix sum or ratio union reads, in program order.
+static SmallVector<FlatSymbolRefAttr> dependencies(Operation *op) {
+  SmallVector<FlatSymbolRefAttr> deps;
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    deps.push_back(sum.getSourceAttr());
+  if (auto u = dyn_cast<RatioUnionOp>(op))
+    for (Attribute m : u.getMembers())
+      deps.push_back(cast<FlatSymbolRefAttr>(m));
+  if (auto field = dyn_cast<FieldOp>(op)) {
+    for (FlatSymbolRefAttr a : {field.getCountAttr(), field.getLiveAttr()})
+      if (a)
+        deps.push_back(a);
+    field.getBody().walk([&](Operation *inner) {
+      if (auto get = dyn_cast<GetOp>(inner))
+        deps.push_back(get.getFieldAttr());
+      else if (auto at = dyn_cast<PrefixAtOp>(inner))
+        deps.push_back(at.getPrefixAttr());
+      else if (auto total = dyn_cast<PrefixTotalOp>(inner))
+        deps.push_back(total.getPrefixAttr());
+    });
+  }
+  return deps;
+}
+
+/// Depth-first search for a cycle; reports it on the op that closes it.
+static LogicalResult findCycle(Operation *op, mlir::SymbolTable &table,
+                               DenseMap<Operation *, int> &state,
+                               SmallVectorImpl<Operation *> &stack) {
+  state[op] = 1;
+  stack.push_back(op);
+  for (FlatSymbolRefAttr dep : dependencies(op)) {
+    Operation *next = table.lookup(dep.getValue());
+    if (!next || !isa<FieldOp, PrefixSumOp, RatioUnionOp>(next))
+      continue; // Unknown symbols are reported by the symbol-use verifier.
+    if (state[next] == 1) {
+      std::string path;
+      auto start = llvm::find(stack, next);
+      for (Operation *o : llvm::make_range(start, stack.end()))
+        path += "@" + SymbolTable::getSymbolName(o).str() + " -> ";
+      path += "@" + dep.getValue().str();
+      return op->emitOpError("cycle between fields: ") << path;
+    }
+    if (state[next] == 0 && failed(findCycle(next, table, state, stack)))
+      return failure();
+  }
+  stack.pop_back();
+  state[op] = 2;
+  return success();
+}
+
+LogicalResult SpecOp::verifyRegions() {
+  for (Operation &op : getBody().front())
+    if (!isa<ConfigOp, RatiosOp, RatioUnionOp, InputOp, FieldOp, PrefixSumOp,
+             RequireOp, PathOp>(op))
+      return op.emitOpError("cannot appear at the top of an imeta.spec");
+  mlir::SymbolTable table(*this);
+  DenseMap<Operation *, int> state;
+  SmallVector<Operation *> stack;
+  for (Operation &op : getBody().front())
+    if (isa<FieldOp, PrefixSumOp, RatioUnionOp>(op) && state[&op] == 0)
+      if (failed(findCycle(&op, table, state, stack)))
+        return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Formula ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  if (getValues().empty())
+    return emitOpError("must yield at least one value");
+  return success();
+}
+
+#define IMETA_CONTEXT_VERIFIER(OP, COND, WHAT)                                 \
+  LogicalResult OP::verify() {                                                 \
+    FormulaContext ctx = getFormulaContext(*this);                             \
+    if (!ctx.owner)                                                            \
+      return emitOpError("must be nested in an imeta.field or imeta.require"); \
+    if (!(COND))                                                               \
+      return emitOpError("is only valid in ") << WHAT;                         \
+    return success();                                                          \
+  }
+
+IMETA_CONTEXT_VERIFIER(SeqIndexOp, ctx.domain != Domain::scalar,
+                       "a 'seq' or 'rows' domain")
+IMETA_CONTEXT_VERIFIER(RowIndexOp, ctx.domain == Domain::rows,
+                       "a 'rows' domain")
+IMETA_CONTEXT_VERIFIER(RowOp, ctx.domain == Domain::rows, "a 'rows' domain")
+IMETA_CONTEXT_VERIFIER(ColIndexOp, bool(ctx.cols), "a field with 'cols'")
+IMETA_CONTEXT_VERIFIER(RatioOp, bool(ctx.ratios),
+                       "a field or rule bucketed 'over' a ratio set")
+#undef IMETA_CONTEXT_VERIFIER
+
+LogicalResult GetConfigOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto param = resolve<ConfigOp>(*this, tables, getParamAttr(),
+                                 "config parameter");
+  if (failed(param))
+    return failure();
+  if (isa<ListType>(param->getType()))
+    return emitOpError() << getParamAttr() << " is a list; read it as a "
+                         << "ratio set";
+  return checkResultType(*this, param->getType(), getParamAttr());
+}
+
+LogicalResult GetInputOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto input = resolve<InputOp>(*this, tables, getInputAttr(), "input");
+  if (failed(input) || failed(requireSequence(*this)))
+    return failure();
+  if (isa<ListType>(input->getType()))
+    return emitOpError() << getInputAttr()
+                         << " is a list; read it with imeta.load";
+  return checkResultType(*this, input->getType(), getInputAttr());
+}
+
+template <typename OpT>
+static LogicalResult verifyListUse(OpT op, SymbolTableCollection &tables) {
+  auto input = resolve<InputOp>(op, tables, op.getInputAttr(), "input");
+  if (failed(input) || failed(requireSequence(op)))
+    return failure();
+  if (!isa<ListType>(input->getType()))
+    return op.emitOpError() << op.getInputAttr() << " is not a list";
+  return success();
+}
+
+LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyListUse(*this, tables);
+}
+
+LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyListUse(*this, tables);
+}
+
+LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
+  if (failed(field) || failed(checkFlatField(*this, *field, "field")))
+    return failure();
+  FormulaContext ctx = getFormulaContext(*this);
+  switch (field->getDomain()) {
+  case Domain::scalar:
+    break;
+  case Domain::seq:
+    if (failed(requireSequence(*this)))
+      return failure();
+    break;
+  case Domain::rows:
+    if (ctx.domain != Domain::rows || ctx.count != field->getCountAttr())
+      return emitOpError("reads the rows field ")
+             << getFieldAttr() << " outside its row space; only a 'rows("
+             << field->getCountAttr() << ")' field may read it";
+    break;
+  }
+  if (failed(verifyRatioUse(*this, ctx.ratios, field->getRatiosAttr(),
+                            getFieldAttr())))
+    return failure();
+  return checkResultType(*this, field->getElementType(), getFieldAttr());
+}
+
+template <typename OpT>
+static FailureOr<PrefixSumOp> verifyPrefixUse(OpT op,
+                                              SymbolTableCollection &tables) {
+  auto sum = resolve<PrefixSumOp>(op, tables, op.getPrefixAttr(), "prefix sum");
+  if (failed(sum))
+    return failure();
+  FormulaContext ctx = getFormulaContext(op);
+  if (failed(verifyRatioUse(op, ctx.ratios, getRatios(*sum),
+                            op.getPrefixAttr())))
+    return failure();
+  auto src = lookupSpecSymbol<FieldOp>(*sum, sum->getSourceAttr());
+  if (src && failed(checkResultType(op, src.getElementType(),
+                                    op.getPrefixAttr())))
+    return failure();
+  return sum;
+}
+
+LogicalResult PrefixAtOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto sum = verifyPrefixUse(*this, tables);
+  if (failed(sum))
+    return failure();
+  auto stated = cast<PrefixType>(getType()).getConvention();
+  if (stated != sum->getConvention())
+    return emitOpError("reads ")
+           << getPrefixAttr() << " as " << stringifyConvention(stated)
+           << ", but it is declared "
+           << stringifyConvention(sum->getConvention());
+  return success();
+}
+
+LogicalResult PrefixTotalOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyPrefixUse(*this, tables);
+}
+
+LogicalResult RatioMinOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return resolveRatioSet(*this, tables, getSetAttr());
+}
+
+LogicalResult RatioCountOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return resolveRatioSet(*this, tables, getSetAttr());
+}

@@ -1,0 +1,444 @@
+//===- IMetaOps.td - ops of the imeta dialect --------------*- tablegen -*-===//
+//
+// Declarations (spec, config, inputs, rules, fields, paths) and the
+// formula ops used inside field and rule bodies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_OPS_TD
+#define IMETA_OPS_TD
+
+include "dialect/IMetaDialect.td"
+include "dialect/IMetaEnums.td"
+include "dialect/IMetaTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+/// Integer types a formula computes in: i1 (bool), i32 (the fields' type)
+/// and i64 (for bounds that must be checked without overflowing).
+def IMeta_Int : AnyTypeOf<[I1, I32, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+def IMeta_SpecOp : IMeta_Op<"spec", [Symbol, SymbolTable, IsolatedFromAbove,
+                                     NoTerminator, SingleBlock]> {
+  let summary = "a metadata spec: config, inputs, rules, fields and paths";
+  let description = [{
+    The unit a backend compiles. Every symbol of the spec (config
+    parameters, inputs, fields, paths) lives in its one symbol table.
+
+    ```mlir
+    imeta.spec @deepinfer_v4 {
+      imeta.config @block_size : i32 {min = 1 : i64}
+      imeta.input @seqlen_q : i32 {min = 1 : i64}
+      imeta.field @q seq {
+        %q = imeta.get_input @seqlen_q : i32
+        imeta.yield %q : i32
+      }
+      imeta.path @prompt target(cpu) {
+        imeta.output "q" = @q
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+def IMeta_ConfigOp : IMeta_Op<"config", [Symbol, HasParent<"SpecOp">]> {
+  let summary = "a config parameter, one value per batch";
+  let description = [{
+    Read from the batch's `config` object under the symbol's name. `type` is
+    `i32` (an integer), `i1` (a JSON bool) or `!imeta.list`. `min` bounds an
+    integer (every element of a list); `rule` names the SPEC rule a bad value
+    breaks, for the error message.
+
+    ```mlir
+    imeta.config @block_size : i32 {min = 1 : i64, rule = "R1"}
+    ```
+    becomes, in generated code, a member `int32_t block_size;` of the
+    config struct.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
+                       OptionalAttr<I64Attr>:$min, OptionalAttr<StrAttr>:$rule);
+  let assemblyFormat = "$sym_name `:` $type attr-dict";
+  let hasVerifier = 1;
+}
+
+def IMeta_RatiosOp : IMeta_Op<"ratios", [Symbol, HasParent<"SpecOp">]> {
+  let summary = "a config list of compression ratios that buckets fields";
+  let description = [{
+    A config parameter holding distinct integers >= 1 (it may be empty).
+    A field declared `over` a ratio set has one bucket `NAME.n` per ratio n.
+
+    ```mlir
+    imeta.ratios @dense_ratios {rule = "R1"}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, OptionalAttr<StrAttr>:$rule);
+  let assemblyFormat = "$sym_name attr-dict";
+}
+
+def IMeta_RatioUnionOp : IMeta_Op<"ratio_union", [Symbol, HasParent<"SpecOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the sorted union of ratio sets";
+  let description = [{
+    ```mlir
+    imeta.ratio_union @ca_ratios = [@dense_ratios, @sparse_ratios]
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefArrayAttr:$members);
+  let assemblyFormat = "$sym_name `=` $members attr-dict";
+}
+
+def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">]> {
+  let summary = "a per-sequence input from the scheduler";
+  let description = [{
+    Read from every object of the batch's `sequences` under the symbol's
+    name. `optional` inputs may be omitted (0, false or the empty list).
+
+    ```mlir
+    imeta.input @seqlen_q : i32 {min = 1 : i64, rule = "R3"}
+    imeta.input @draft_tokens : !imeta.list {optional}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
+                       OptionalAttr<I64Attr>:$min, UnitAttr:$optional,
+                       OptionalAttr<StrAttr>:$rule);
+  let assemblyFormat = "$sym_name `:` $type attr-dict";
+  let hasVerifier = 1;
+}
+
+def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
+    IsolatedFromAbove, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a metadata field and the formula of its values";
+  let description = [{
+    The body computes the field's value(s) at one point of its domain and
+    yields them; yielding K values makes each point a row of K (`[X, K]`).
+
+    - `scalar`: one value for the batch;
+    - `seq`: one value per sequence (`[N]`);
+    - `rows(@count)`: `count(i)` rows per sequence i, concatenated in batch
+      order (`[sum count]`); `imeta.row_index` is the row's index within
+      its sequence, `imeta.row` its index in the whole field.
+    `over @set` makes one bucket per ratio of the set (`imeta.ratio`).
+    `cols(@width)` makes each row `width` columns wide (`imeta.col_index`);
+    with `live(@n)`, only columns below `n(i)` are computed and written, the
+    rest are left unspecified.
+
+    ```mlir
+    imeta.field @positions rows(@q) {
+      %s = imeta.get @query_start : i32
+      %j = imeta.row_index : i32
+      %pos = arith.addi %s, %j : i32
+      imeta.yield %pos : i32
+    }
+    ```
+    becomes, in the generated CPU routine,
+    ```c++
+    for (int32_t i = 0; i < N; ++i)
+      for (int32_t j = 0; j < q[i]; ++j, ++r)
+        positions[r] = query_start[i] + j;
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, IMeta_Domain:$domain,
+                       OptionalAttr<FlatSymbolRefAttr>:$count,
+                       OptionalAttr<FlatSymbolRefAttr>:$ratios,
+                       OptionalAttr<FlatSymbolRefAttr>:$cols,
+                       OptionalAttr<FlatSymbolRefAttr>:$live);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name $domain (`(` $count^ `)`)? (`over` $ratios^)?
+    (`cols` `(` $cols^ `)`)? (`live` `(` $live^ `)`)?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The values the body yields at one point of the domain.
+    YieldOp getYield();
+    /// Values per point: the yield's arity (1 for a flat field).
+    unsigned getWidth();
+    /// The element type shared by every yielded value.
+    ::mlir::Type getElementType();
+  }];
+}
+
+def IMeta_PrefixSumOp : IMeta_Op<"prefix_sum", [Symbol, HasParent<"SpecOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a prefix sum of a per-sequence field";
+  let description = [{
+    Its convention is part of its type; a bucketed source gives a bucketed
+    sum.
+
+    ```mlir
+    imeta.prefix_sum @cu_seqlens_q = @q : !imeta.prefix<exclusive>
+    ```
+    becomes `cu[0] = 0; for (i...) cu[i + 1] = cu[i] + q[i];` (exclusive)
+    or `acc += q[i]; cu[i] = acc;` (inclusive).
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$source,
+                       TypeAttrOf<IMeta_PrefixType>:$type);
+  let assemblyFormat = "$sym_name `=` $source `:` $type attr-dict";
+  let extraClassDeclaration = [{
+    Convention getConvention() {
+      return ::llvm::cast<PrefixType>(getType()).getConvention();
+    }
+  }];
+}
+
+def IMeta_RequireOp : IMeta_Op<"require", [IsolatedFromAbove,
+    ParentOneOf<["SpecOp", "PathOp"]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a rule every batch must satisfy";
+  let description = [{
+    The body yields an `i1` that must be true for the batch (`scalar`), for
+    every sequence (`seq`), and for every ratio of `over @set`. A rule
+    inside a path applies to that path's batches only. Rules run in order,
+    after the structural checks of config and inputs; the first broken one
+    is reported as `sequence i: RULE: message`.
+
+    ```mlir
+    imeta.require "R3" "seqlen_q <= seqlen_k" seq {
+      %q = imeta.get_input @seqlen_q : i32
+      %k = imeta.get_input @seqlen_k : i32
+      %ok = arith.cmpi sle, %q, %k : i32
+      imeta.yield %ok : i1
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$rule, StrAttr:$message, IMeta_Domain:$domain,
+                       OptionalAttr<FlatSymbolRefAttr>:$ratios);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $rule $message $domain (`over` $ratios^)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
+    NoTerminator, SingleBlock,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an execution path: the fields it produces and its target";
+  let description = [{
+    Lists, with `imeta.output`, the fields a path produces under their
+    output names, and holds the rules specific to its batches. A path that
+    `extends` another has all of its outputs and rules; an output of the
+    same name replaces the base's (in the base's position).
+
+    ```mlir
+    imeta.path @decode target(cpu) {
+      imeta.output "cu_seqlens_q" = @cu_seqlens_q
+      imeta.output "positions" = @positions
+    }
+    imeta.path @decode_zos target(gpu) extends @decode {
+      imeta.output "cu_seqlens_q" = @cu_seqlens_q_inclusive
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, IMeta_Target:$target,
+                       OptionalAttr<FlatSymbolRefAttr>:$base);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `target` `(` $target `)` (`extends` $base^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a field a path produces, under its output name";
+  let description = [{
+    A field bucketed by ratio produces `NAME.n` for each ratio n.
+
+    ```mlir
+    imeta.output "klen" = @klen   // klen.4, klen.128, ...
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, FlatSymbolRefAttr:$source);
+  let assemblyFormat = "$name `=` $source attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Formula ops
+//===----------------------------------------------------------------------===//
+
+def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["FieldOp", "RequireOp"]>]> {
+  let summary = "the value(s) of a field or rule at one point";
+  let description = [{
+    ```mlir
+    imeta.yield %block, %begin, %end, %dst : i32, i32, i32, i32
+    ```
+  }];
+  let arguments = (ins Variadic<IMeta_Int>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
+/// Base of the formula ops whose value depends on the point being computed.
+class IMeta_ContextOp<string mnemonic, string what>
+    : IMeta_Op<mnemonic, [Pure]> {
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def IMeta_SeqIndexOp : IMeta_ContextOp<"seq_index", "sequence"> {
+  let summary = "index i of the current sequence in batch order";
+  let description = [{
+    Valid in `seq` and `rows` domains. `%i = imeta.seq_index : i32` becomes
+    the loop variable `i` (CPU) or `blockIdx.x` (GPU).
+  }];
+}
+
+def IMeta_RowIndexOp : IMeta_ContextOp<"row_index", "row"> {
+  let summary = "index j of the current row within its sequence";
+  let description = [{
+    Valid in `rows` domains. `%j = imeta.row_index : i32` becomes the inner
+    loop variable `j` (CPU) or the thread's row (GPU).
+  }];
+}
+
+def IMeta_RowOp : IMeta_ContextOp<"row", "row"> {
+  let summary = "index r of the current row in the whole field";
+  let description = [{
+    Valid in `rows` domains: the start of the sequence's rows plus
+    `imeta.row_index`. `%r = imeta.row : i32` becomes `r`.
+  }];
+}
+
+def IMeta_ColIndexOp : IMeta_ContextOp<"col_index", "column"> {
+  let summary = "index of the current column of a `cols` field";
+  let description = [{
+    `%c = imeta.col_index : i32` becomes the column loop variable.
+  }];
+}
+
+def IMeta_RatioOp : IMeta_ContextOp<"ratio", "ratio"> {
+  let summary = "the ratio n of the current bucket";
+  let description = [{
+    Valid in fields and rules declared `over` a ratio set.
+    `%n = imeta.ratio : i32` becomes the bucket's constant n.
+  }];
+}
+
+def IMeta_NumSeqsOp : IMeta_Op<"num_seqs", [Pure]> {
+  let summary = "the number of sequences N of the batch";
+  let description = [{ `%N = imeta.num_seqs : i32` }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def IMeta_GetConfigOp : IMeta_Op<"get_config", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the value of a scalar config parameter";
+  let description = [{ `%B = imeta.get_config @block_size : i32` }];
+  let arguments = (ins FlatSymbolRefAttr:$param);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$param attr-dict `:` type($result)";
+}
+
+def IMeta_GetInputOp : IMeta_Op<"get_input", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the current sequence's value of a scalar input";
+  let description = [{ `%q = imeta.get_input @seqlen_q : i32` }];
+  let arguments = (ins FlatSymbolRefAttr:$input);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def IMeta_LoadOp : IMeta_Op<"load", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an element of the current sequence's list input";
+  let description = [{
+    Reading outside the list is an error naming the list and sequence.
+    `%b = imeta.load @block_table[%idx] : i32` becomes
+    `block_table[i][idx]`.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$input, I32:$index);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$input `[` $index `]` attr-dict `:` type($result)";
+}
+
+def IMeta_LengthOp : IMeta_Op<"length", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the length of the current sequence's list input";
+  let description = [{ `%n = imeta.length @token_ids : i32` }];
+  let arguments = (ins FlatSymbolRefAttr:$input);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def IMeta_GetOp : IMeta_Op<"get", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "another field's value at the current point";
+  let description = [{
+    Reads a flat field at the current sequence (a `seq` field), the current
+    row (a `rows` field of the same count), or the batch (a `scalar`
+    field), in the current ratio bucket. This is how a quantity is defined
+    once and shared.
+    `%s = imeta.get @query_start : i32` becomes `query_start[i]` (or a
+    value computed once per sequence, after fusion).
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$field);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$field attr-dict `:` type($result)";
+}
+
+def IMeta_PrefixAtOp : IMeta_Op<"prefix_at", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an entry of a prefix sum, read with a stated convention";
+  let description = [{
+    The stated convention must be the sum's own. For an exclusive sum,
+    entry i is the start of sequence i (0 <= i <= N); for an inclusive one,
+    the end (0 <= i < N).
+
+    ```mlir
+    %start = imeta.prefix_at @cu_seqlens_q[%i] : !imeta.prefix<exclusive> -> i32
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$prefix, I32:$index,
+                       TypeAttrOf<IMeta_PrefixType>:$type);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat =
+      "$prefix `[` $index `]` attr-dict `:` $type `->` type($result)";
+}
+
+def IMeta_PrefixTotalOp : IMeta_Op<"prefix_total", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the total of a prefix sum (its last entry)";
+  let description = [{
+    `%t = imeta.prefix_total @cu_compressed_seqlens_k : i32`
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$prefix);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$prefix attr-dict `:` type($result)";
+}
+
+def IMeta_RatioMinOp : IMeta_Op<"ratio_min", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the smallest ratio of a set (an error if it is empty)";
+  let description = [{ `%r0 = imeta.ratio_min @ca_ratios : i32` }];
+  let arguments = (ins FlatSymbolRefAttr:$set);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$set attr-dict `:` type($result)";
+}
+
+def IMeta_RatioCountOp : IMeta_Op<"ratio_count", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the number of ratios in a set";
+  let description = [{ `%c = imeta.ratio_count @ca_ratios : i32` }];
+  let arguments = (ins FlatSymbolRefAttr:$set);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$set attr-dict `:` type($result)";
+}
+
+#endif // IMETA_OPS_TD

@@ -1,0 +1,81 @@
+//===- IMetaSymbols.cpp - resolving a spec's symbols ----------------------===//
+
+#include "dialect/IMetaSymbols.h"
+
+using namespace mlir;
+using namespace imeta;
+
+FormulaContext imeta::getFormulaContext(Operation *op) {
+  FormulaContext ctx;
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (auto field = dyn_cast<FieldOp>(p)) {
+      ctx.owner = field;
+      ctx.domain = field.getDomain();
+      ctx.count = field.getCountAttr();
+      ctx.ratios = field.getRatiosAttr();
+      ctx.cols = field.getColsAttr();
+      return ctx;
+    }
+    if (auto rule = dyn_cast<RequireOp>(p)) {
+      ctx.owner = rule;
+      ctx.domain = rule.getDomain();
+      ctx.ratios = rule.getRatiosAttr();
+      return ctx;
+    }
+  }
+  return ctx;
+}
+
+bool imeta::isRatioSet(Operation *from, FlatSymbolRefAttr sym) {
+  Operation *def = SymbolTable::lookupNearestSymbolFrom(from, sym);
+  return isa_and_nonnull<RatiosOp, RatioUnionOp>(def);
+}
+
+/// `seen` bounds the walk so that a (separately diagnosed) cycle of unions
+/// cannot recurse forever.
+static bool containsImpl(Operation *from, FlatSymbolRefAttr outer,
+                         FlatSymbolRefAttr inner, unsigned depth) {
+  if (outer == inner)
+    return true;
+  if (!outer || !inner || depth > 64)
+    return false;
+  // A union is contained if each member is.
+  if (auto u = lookupSpecSymbol<RatioUnionOp>(from, inner))
+    return llvm::all_of(u.getMembers(), [&](Attribute m) {
+      return containsImpl(from, outer, cast<FlatSymbolRefAttr>(m), depth + 1);
+    });
+  if (auto u = lookupSpecSymbol<RatioUnionOp>(from, outer))
+    return llvm::any_of(u.getMembers(), [&](Attribute m) {
+      return containsImpl(from, cast<FlatSymbolRefAttr>(m), inner, depth + 1);
+    });
+  return false;
+}
+
+bool imeta::ratioSetContains(Operation *from, FlatSymbolRefAttr outer,
+                             FlatSymbolRefAttr inner) {
+  return containsImpl(from, outer, inner, 0);
+}
+
+FlatSymbolRefAttr imeta::getRatios(Operation *fieldOrPrefix) {
+  if (auto field = dyn_cast<FieldOp>(fieldOrPrefix))
+    return field.getRatiosAttr();
+  if (auto sum = dyn_cast<PrefixSumOp>(fieldOrPrefix))
+    if (auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr()))
+      return src.getRatiosAttr();
+  return nullptr;
+}
+
+LogicalResult imeta::verifyRatioUse(Operation *user, FlatSymbolRefAttr reader,
+                                    FlatSymbolRefAttr used,
+                                    FlatSymbolRefAttr usedSym) {
+  if (!used || ratioSetContains(user, used, reader))
+    return success();
+  if (!reader)
+    return user->emitOpError()
+           << "reads " << usedSym << ", which is bucketed over " << used
+           << ", from a context that is not bucketed by ratio";
+  return user->emitOpError()
+         << "reads " << usedSym << ", bucketed over " << used
+         << ", from a context bucketed over " << reader
+         << ", which is not a subset of it";
+}

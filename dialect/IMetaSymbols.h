@@ -1,0 +1,62 @@
+//===- IMetaSymbols.h - resolving a spec's symbols --------------*- C++ -*-===//
+//
+// Lookups shared by the verifiers, the passes and the evaluator: what a
+// formula op's context is, and which ratio sets contain which.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_DIALECT_IMETASYMBOLS_H
+#define IMETA_DIALECT_IMETASYMBOLS_H
+
+#include "dialect/IMetaOps.h"
+
+namespace imeta {
+
+/// Where a formula op is evaluated: the domain, bucketing and columns of the
+/// enclosing field or rule.
+struct FormulaContext {
+  mlir::Operation *owner = nullptr; ///< the FieldOp or RequireOp
+  Domain domain = Domain::scalar;
+  mlir::FlatSymbolRefAttr count, ratios, cols;
+};
+
+/// The context of an op nested (at any depth) in a field or rule body.
+FormulaContext getFormulaContext(mlir::Operation *op);
+
+/// Looks `sym` up in the spec enclosing `from`; null when it is not an `OpT`.
+template <typename OpT>
+OpT lookupSpecSymbol(mlir::Operation *from, mlir::FlatSymbolRefAttr sym) {
+  if (!sym)
+    return nullptr;
+  return llvm::dyn_cast_or_null<OpT>(
+      mlir::SymbolTable::lookupNearestSymbolFrom(from, sym));
+}
+
+/// True if `sym` names a ratio set: `imeta.ratios` or `imeta.ratio_union`.
+bool isRatioSet(mlir::Operation *from, mlir::FlatSymbolRefAttr sym);
+
+/// True if, for every batch, each ratio of `inner` is one of `outer`'s
+/// (null meaning "not bucketed": contained only in itself).
+bool ratioSetContains(mlir::Operation *from, mlir::FlatSymbolRefAttr outer,
+                      mlir::FlatSymbolRefAttr inner);
+
+/// The bucketing of the values a symbol names: a field's `over` set, or a
+/// prefix sum's source's.
+mlir::FlatSymbolRefAttr getRatios(mlir::Operation *fieldOrPrefix);
+
+/// Checks that values bucketed by `used` can be read from a context bucketed
+/// by `reader`; emits an error on `user` otherwise.
+mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
+                                   mlir::FlatSymbolRefAttr reader,
+                                   mlir::FlatSymbolRefAttr used,
+                                   mlir::FlatSymbolRefAttr usedSym);
+
+/// A path's outputs in order, its base path's first, overrides applied.
+llvm::SmallVector<OutputOp> getPathOutputs(PathOp path);
+
+/// A path's rules in order, its base path's first.
+llvm::SmallVector<RequireOp> getPathRules(PathOp path);
+
+} // namespace imeta
+
+#endif // IMETA_DIALECT_IMETASYMBOLS_H

@@ -1,0 +1,694 @@
+// The DeepInfer V4 input metadata (../shared/SPEC.md), for the paths
+// prompt, decode and decode_zos. Every field's meaning is its formula here;
+// no backend knows any field by name.
+//
+// Notation as in SPEC.md: q = seqlen_q, k = seqlen_k, s = k - q (query
+// start), j the row within the sequence, pos = s + j, n a ratio,
+// bc(n) = block_size / n, B/W/S = block_size/window_size/swa_block_size.
+
+imeta.spec @deepinfer_v4 {
+  //===--------------------------------------------------------------------===//
+  // Config (one per batch) and its rules (R1)
+  //===--------------------------------------------------------------------===//
+  imeta.config @block_size : i32 {min = 1 : i64, rule = "R1"}
+  imeta.config @window_size : i32 {min = 1 : i64, rule = "R1"}
+  imeta.config @swa_block_size : i32 {min = 1 : i64, rule = "R1"}
+  imeta.ratios @dense_ratios {rule = "R1"}
+  imeta.ratios @sparse_ratios {rule = "R1"}
+  imeta.ratio_union @ca_ratios = [@dense_ratios, @sparse_ratios]
+  imeta.config @max_model_len : i32 {min = 1 : i64, rule = "R1"}
+  imeta.config @max_num_blocks : i32 {min = 0 : i64, rule = "R1"}
+  imeta.config @force_load_balance : i1 {rule = "R1"}
+
+  imeta.require "R1" "swa_block_size >= window_size" scalar {
+    %S = imeta.get_config @swa_block_size : i32
+    %W = imeta.get_config @window_size : i32
+    %ok = arith.cmpi sge, %S, %W : i32
+    imeta.yield %ok : i1
+  }
+  imeta.require "R1" "ca_ratios (dense_ratios + sparse_ratios) is non-empty" scalar {
+    %c = imeta.ratio_count @ca_ratios : i32
+    %c0 = arith.constant 0 : i32
+    %ok = arith.cmpi sgt, %c, %c0 : i32
+    imeta.yield %ok : i1
+  }
+  imeta.require "R1" "every ratio divides block_size" scalar over @ca_ratios {
+    %B = imeta.get_config @block_size : i32
+    %n = imeta.ratio : i32
+    %rem = arith.remsi %B, %n : i32
+    %c0 = arith.constant 0 : i32
+    %ok = arith.cmpi eq, %rem, %c0 : i32
+    imeta.yield %ok : i1
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Sequence inputs and their rules (R2, R3)
+  //===--------------------------------------------------------------------===//
+  imeta.input @seqlen_q : i32 {min = 1 : i64, rule = "R3"}
+  imeta.input @seqlen_k : i32 {min = 1 : i64, rule = "R3"}
+  imeta.input @block_table : !imeta.list {min = 0 : i64, rule = "R3"}
+  imeta.input @state_id : i32 {min = 0 : i64, rule = "R3"}
+  imeta.input @is_placeholder : i1 {optional}
+  imeta.input @swa_valid_start : i32 {min = 0 : i64, optional, rule = "R3"}
+  imeta.input @token_ids : !imeta.list
+  imeta.input @draft_tokens : !imeta.list {optional}
+
+  imeta.require "R2" "the batch has at least one sequence" scalar {
+    %N = imeta.num_seqs : i32
+    %c1 = arith.constant 1 : i32
+    %ok = arith.cmpi sge, %N, %c1 : i32
+    imeta.yield %ok : i1
+  }
+  imeta.require "R3" "seqlen_q <= seqlen_k" seq {
+    %q = imeta.get @q : i32
+    %k = imeta.get @k : i32
+    %ok = arith.cmpi sle, %q, %k : i32
+    imeta.yield %ok : i1
+  }
+  imeta.require "R3" "seqlen_k <= max_model_len" seq {
+    %k = imeta.get @k : i32
+    %max = imeta.get_config @max_model_len : i32
+    %ok = arith.cmpi sle, %k, %max : i32
+    imeta.yield %ok : i1
+  }
+  imeta.require "R3" "block_table has at least num_blocks entries" seq {
+    %len = imeta.length @block_table : i32
+    %nb = imeta.get @num_blocks : i32
+    %ok = arith.cmpi sge, %len, %nb : i32
+    imeta.yield %ok : i1
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Per-sequence quantities shared by every path
+  //===--------------------------------------------------------------------===//
+  imeta.field @q seq {
+    %q = imeta.get_input @seqlen_q : i32
+    imeta.yield %q : i32
+  }
+  imeta.field @k seq {
+    %k = imeta.get_input @seqlen_k : i32
+    imeta.yield %k : i32
+  }
+  // s = k - q: the absolute position of the sequence's first query token.
+  imeta.field @query_start seq {
+    %q = imeta.get @q : i32
+    %k = imeta.get @k : i32
+    %s = arith.subi %k, %q : i32
+    imeta.yield %s : i32
+  }
+  // num_blocks(i) = ceil((k / r0) / bc(r0)), r0 = min(ca_ratios).
+  imeta.field @num_blocks seq {
+    %k = imeta.get @k : i32
+    %B = imeta.get_config @block_size : i32
+    %r0 = imeta.ratio_min @ca_ratios : i32
+    %kc = arith.divsi %k, %r0 : i32
+    %bc = arith.divsi %B, %r0 : i32
+    %nb = arith.ceildivsi %kc, %bc : i32
+    imeta.yield %nb : i32
+  }
+  imeta.field @state seq {
+    %id = imeta.get_input @state_id : i32
+    imeta.yield %id : i32
+  }
+  imeta.prefix_sum @cu_seqlens_q = @q : !imeta.prefix<exclusive>
+  imeta.prefix_sum @cu_seqlens_q_inclusive = @q : !imeta.prefix<inclusive>
+  imeta.prefix_sum @cu_seqlens_k = @k : !imeta.prefix<exclusive>
+
+  // bc(n) = block_size / n: compressed tokens per block.
+  imeta.field @tokens_per_block scalar over @ca_ratios {
+    %B = imeta.get_config @block_size : i32
+    %n = imeta.ratio : i32
+    %bc = arith.divsi %B, %n : i32
+    imeta.yield %bc : i32
+  }
+  // max(1, k / n): a sequence's compressed keys after loading, where an
+  // empty history still takes one (zero-filled) row. Used by the compressed
+  // prefix sums, ks/ke, the kv_ca offsets and the paged load plan.
+  imeta.field @compressed_len seq over @ca_ratios {
+    %k = imeta.get @k : i32
+    %n = imeta.ratio : i32
+    %m = arith.divsi %k, %n : i32
+    %c1 = arith.constant 1 : i32
+    %len = arith.maxsi %m, %c1 : i32
+    imeta.yield %len : i32
+  }
+  imeta.prefix_sum @cu_compressed_seqlens_k = @compressed_len : !imeta.prefix<exclusive>
+  imeta.field @total_k_compressed scalar over @ca_ratios {
+    %t = imeta.prefix_total @cu_compressed_seqlens_k : i32
+    imeta.yield %t : i32
+  }
+  // Where sequence i's compressed keys start in the loaded buffer.
+  imeta.field @compressed_start seq over @ca_ratios {
+    %i = imeta.seq_index : i32
+    %start = imeta.prefix_at @cu_compressed_seqlens_k[%i] : !imeta.prefix<exclusive> -> i32
+    imeta.yield %start : i32
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Per-row fields shared by every path
+  //===--------------------------------------------------------------------===//
+  imeta.field @positions rows(@q) {
+    %s = imeta.get @query_start : i32
+    %j = imeta.row_index : i32
+    %pos = arith.addi %s, %j : i32
+    imeta.yield %pos : i32
+  }
+  imeta.field @gate_force_random rows(@q) {
+    %f = imeta.get_config @force_load_balance : i1
+    imeta.yield %f : i1
+  }
+  imeta.field @valid_token_mask rows(@q) {
+    %ph = imeta.get_input @is_placeholder : i1
+    %true = arith.constant true
+    %valid = arith.xori %ph, %true : i1
+    imeta.yield %valid : i1
+  }
+  // Only the last S query rows stay in the ring; placeholders write no KV.
+  imeta.field @slot_mapping_store_swa rows(@q) {
+    %q = imeta.get @q : i32
+    %j = imeta.row_index : i32
+    %pos = imeta.get @positions : i32
+    %id = imeta.get @state : i32
+    %S = imeta.get_config @swa_block_size : i32
+    %ph = imeta.get_input @is_placeholder : i1
+    %left = arith.subi %q, %j : i32
+    %in_ring = arith.cmpi sle, %left, %S : i32
+    %true = arith.constant true
+    %real = arith.xori %ph, %true : i1
+    %write = arith.andi %in_ring, %real : i1
+    %base = arith.muli %id, %S : i32
+    %off = arith.remsi %pos, %S : i32
+    %slot = arith.addi %base, %off : i32
+    %none = arith.constant -1 : i32
+    %v = arith.select %write, %slot, %none : i32
+    imeta.yield %v : i32
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Prompt
+  //===--------------------------------------------------------------------===//
+  imeta.field @prompt_input_ids rows(@q) {
+    %pos = imeta.get @positions : i32
+    %t = imeta.load @token_ids[%pos] : i32
+    imeta.yield %t : i32
+  }
+
+  // ncq(i) = max(1, k/n - s/n): new compressed rows, at least one.
+  imeta.field @new_compressed_rows seq over @ca_ratios {
+    %k = imeta.get @k : i32
+    %s = imeta.get @query_start : i32
+    %n = imeta.ratio : i32
+    %hi = arith.divsi %k, %n : i32
+    %lo = arith.divsi %s, %n : i32
+    %cnt = arith.subi %hi, %lo : i32
+    %c1 = arith.constant 1 : i32
+    %rows = arith.maxsi %cnt, %c1 : i32
+    imeta.yield %rows : i32
+  }
+  imeta.prefix_sum @cu_seqlens_cq = @new_compressed_rows : !imeta.prefix<exclusive>
+  // The compressed index c = s/n + t of new compressed row t, or -1 for the
+  // placeholder row of an empty range and for placeholder sequences.
+  imeta.field @new_compressed_index rows(@new_compressed_rows) over @ca_ratios {
+    %k = imeta.get @k : i32
+    %s = imeta.get @query_start : i32
+    %n = imeta.ratio : i32
+    %t = imeta.row_index : i32
+    %ph = imeta.get_input @is_placeholder : i1
+    %lo = arith.divsi %s, %n : i32
+    %hi = arith.divsi %k, %n : i32
+    %c = arith.addi %lo, %t : i32
+    %in_range = arith.cmpi slt, %c, %hi : i32
+    %true = arith.constant true
+    %real = arith.xori %ph, %true : i1
+    %emit = arith.andi %in_range, %real : i1
+    %none = arith.constant -1 : i32
+    %v = arith.select %emit, %c, %none : i32
+    imeta.yield %v : i32
+  }
+  imeta.field @prompt_positions_c rows(@new_compressed_rows) over @ca_ratios {
+    %c = imeta.get @new_compressed_index : i32
+    %n = imeta.ratio : i32
+    %c0 = arith.constant 0 : i32
+    %emit = arith.cmpi sge, %c, %c0 : i32
+    %p = arith.muli %c, %n : i32
+    %v = arith.select %emit, %p, %c0 : i32
+    imeta.yield %v : i32
+  }
+  // block_table[c / bc]·bc + c % bc, or -1 where no row is written.
+  imeta.field @prompt_slot_mapping_store_ca rows(@new_compressed_rows) over @ca_ratios {
+    %c = imeta.get @new_compressed_index : i32
+    %bc = imeta.get @tokens_per_block : i32
+    %c0 = arith.constant 0 : i32
+    %emit = arith.cmpi sge, %c, %c0 : i32
+    %v = scf.if %emit -> (i32) {
+      %blk = arith.divsi %c, %bc : i32
+      %phys = imeta.load @block_table[%blk] : i32
+      %base = arith.muli %phys, %bc : i32
+      %off = arith.remsi %c, %bc : i32
+      %slot = arith.addi %base, %off : i32
+      scf.yield %slot : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
+
+  // Paged load plan: m = k / n compressed keys in ceil(m / bc) block rows,
+  // then the zero-fill of compressed_len - m rows (one when m = 0).
+  imeta.field @ca_load_rows seq over @ca_ratios {
+    %k = imeta.get @k : i32
+    %n = imeta.ratio : i32
+    %bc = imeta.get @tokens_per_block : i32
+    %len = imeta.get @compressed_len : i32
+    %m = arith.divsi %k, %n : i32
+    %blocks = arith.ceildivsi %m, %bc : i32
+    %fill = arith.cmpi sgt, %len, %m : i32
+    %fill32 = arith.extui %fill : i1 to i32
+    %rows = arith.addi %blocks, %fill32 : i32
+    imeta.yield %rows : i32
+  }
+  imeta.field @load_segments_ca rows(@ca_load_rows) over @ca_ratios {
+    %k = imeta.get @k : i32
+    %n = imeta.ratio : i32
+    %bc = imeta.get @tokens_per_block : i32
+    %len = imeta.get @compressed_len : i32
+    %dst = imeta.get @compressed_start : i32
+    %b = imeta.row_index : i32
+    %m = arith.divsi %k, %n : i32
+    %blocks = arith.ceildivsi %m, %bc : i32
+    %paged = arith.cmpi slt, %b, %blocks : i32
+    %c0 = arith.constant 0 : i32
+    %v:4 = scf.if %paged -> (i32, i32, i32, i32) {
+      %phys = imeta.load @block_table[%b] : i32
+      %lo = arith.muli %b, %bc : i32
+      %next = arith.addi %lo, %bc : i32
+      %hi = arith.minsi %m, %next : i32
+      %cnt = arith.subi %hi, %lo : i32
+      %to = arith.addi %dst, %lo : i32
+      scf.yield %phys, %c0, %cnt, %to : i32, i32, i32, i32
+    } else {
+      %none = arith.constant -1 : i32
+      %zeros = arith.subi %len, %m : i32
+      %to = arith.addi %dst, %m : i32
+      scf.yield %none, %c0, %zeros, %to : i32, i32, i32, i32
+    }
+    imeta.yield %v#0, %v#1, %v#2, %v#3 : i32, i32, i32, i32
+  }
+
+  // ks/ke: the compressed keys row r may see, [ks, ke).
+  imeta.field @ks rows(@q) over @sparse_ratios {
+    %ks = imeta.get @compressed_start : i32
+    imeta.yield %ks : i32
+  }
+  imeta.field @visible_compressed rows(@q) over @ca_ratios {
+    %pos = imeta.get @positions : i32
+    %n = imeta.ratio : i32
+    %c1 = arith.constant 1 : i32
+    %p1 = arith.addi %pos, %c1 : i32
+    %len = arith.divsi %p1, %n : i32
+    imeta.yield %len : i32
+  }
+  imeta.field @ke rows(@q) over @sparse_ratios {
+    %ks = imeta.get @compressed_start : i32
+    %len = imeta.get @visible_compressed : i32
+    %ke = arith.addi %ks, %len : i32
+    imeta.yield %ke : i32
+  }
+  imeta.field @prompt_kv_ca_index_offset_len rows(@q) over @dense_ratios {
+    %off = imeta.get @compressed_start : i32
+    %len = imeta.get @visible_compressed : i32
+    imeta.yield %off, %len : i32, i32
+  }
+
+  imeta.field @total_k_swa scalar {
+    %N = imeta.num_seqs : i32
+    %W = imeta.get_config @window_size : i32
+    %t = arith.muli %N, %W : i32
+    imeta.yield %t : i32
+  }
+
+  // SWA load plan. Sequence i owns history rows [i·W, i·W + W) holding
+  // positions [hb, he), he = s, hb = s - W; the first pad of them are
+  // zero-filled (below swa_valid_start or before the sequence began), the
+  // ring range [vb, he) is copied in at most two runs (the ring wraps once,
+  // as he - vb <= W <= S).
+  // pad = clamp(swa_valid_start - hb, 0, W), written as
+  // max(0, min(swa_valid_start, s) - hb) so no intermediate can overflow.
+  imeta.field @swa_pad seq {
+    %s = imeta.get @query_start : i32
+    %W = imeta.get_config @window_size : i32
+    %v = imeta.get_input @swa_valid_start : i32
+    %hb = arith.subi %s, %W : i32
+    %lo = arith.minsi %v, %s : i32
+    %d = arith.subi %lo, %hb : i32
+    %c0 = arith.constant 0 : i32
+    %pad = arith.maxsi %d, %c0 : i32
+    imeta.yield %pad : i32
+  }
+  // Length of the ring range [vb, he): W - pad.
+  imeta.field @swa_ring_len seq {
+    %W = imeta.get_config @window_size : i32
+    %pad = imeta.get @swa_pad : i32
+    %len = arith.subi %W, %pad : i32
+    imeta.yield %len : i32
+  }
+  // Length of the first run, up to the end of the ring.
+  imeta.field @swa_first_run seq {
+    %s = imeta.get @query_start : i32
+    %W = imeta.get_config @window_size : i32
+    %S = imeta.get_config @swa_block_size : i32
+    %pad = imeta.get @swa_pad : i32
+    %len = imeta.get @swa_ring_len : i32
+    %hb = arith.subi %s, %W : i32
+    %vb = arith.addi %hb, %pad : i32
+    %slot = arith.remsi %vb, %S : i32
+    %room = arith.subi %S, %slot : i32
+    %run = arith.minsi %len, %room : i32
+    imeta.yield %run : i32
+  }
+  imeta.field @swa_load_rows seq {
+    %pad = imeta.get @swa_pad : i32
+    %len = imeta.get @swa_ring_len : i32
+    %run = imeta.get @swa_first_run : i32
+    %c0 = arith.constant 0 : i32
+    %has_pad = arith.cmpi sgt, %pad, %c0 : i32
+    %has_run = arith.cmpi sgt, %len, %c0 : i32
+    %wraps = arith.cmpi slt, %run, %len : i32
+    %a = arith.extui %has_pad : i1 to i32
+    %b = arith.extui %has_run : i1 to i32
+    %c = arith.extui %wraps : i1 to i32
+    %ab = arith.addi %a, %b : i32
+    %rows = arith.addi %ab, %c : i32
+    imeta.yield %rows : i32
+  }
+  imeta.field @load_segments_swa rows(@swa_load_rows) {
+    %i = imeta.seq_index : i32
+    %t = imeta.row_index : i32
+    %s = imeta.get @query_start : i32
+    %W = imeta.get_config @window_size : i32
+    %S = imeta.get_config @swa_block_size : i32
+    %id = imeta.get @state : i32
+    %pad = imeta.get @swa_pad : i32
+    %len = imeta.get @swa_ring_len : i32
+    %run = imeta.get @swa_first_run : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %home = arith.muli %i, %W : i32
+    %has_pad = arith.cmpi sgt, %pad, %c0 : i32
+    %has_pad32 = arith.extui %has_pad : i1 to i32
+    // u: which ring run this row is (0 or 1), after the zero-fill row.
+    %u = arith.subi %t, %has_pad32 : i32
+    %is_fill = arith.cmpi slt, %u, %c0 : i32
+    %v:4 = scf.if %is_fill -> (i32, i32, i32, i32) {
+      %none = arith.constant -1 : i32
+      scf.yield %none, %c0, %pad, %home : i32, i32, i32, i32
+    } else {
+      %second = arith.cmpi eq, %u, %c1 : i32
+      %skip = arith.select %second, %run, %c0 : i32
+      %rest = arith.subi %len, %run : i32
+      %cnt = arith.select %second, %rest, %run : i32
+      // p = vb + skip, and p - hb = pad + skip.
+      %hb = arith.subi %s, %W : i32
+      %vb = arith.addi %hb, %pad : i32
+      %p = arith.addi %vb, %skip : i32
+      %begin = arith.remsi %p, %S : i32
+      %end = arith.addi %begin, %cnt : i32
+      %rel = arith.addi %pad, %skip : i32
+      %to = arith.addi %home, %rel : i32
+      scf.yield %id, %begin, %end, %to : i32, i32, i32, i32
+    }
+    imeta.yield %v#0, %v#1, %v#2, %v#3 : i32, i32, i32, i32
+  }
+
+  // SWA pivots (P0, P1, P2, P3): row r sees history rows [P0, P0 + P1) and
+  // this step's keys [P2, P2 + P3).
+  imeta.field @kv_swa_full_index_pivots rows(@q) {
+    %i = imeta.seq_index : i32
+    %j = imeta.row_index : i32
+    %N = imeta.num_seqs : i32
+    %s = imeta.get @query_start : i32
+    %pos = imeta.get @positions : i32
+    %W = imeta.get_config @window_size : i32
+    %valid = imeta.get_input @swa_valid_start : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %p1 = arith.addi %pos, %c1 : i32
+    %win = arith.subi %p1, %W : i32
+    %lo0 = arith.maxsi %win, %valid : i32
+    %lo1 = arith.maxsi %lo0, %c0 : i32
+    %abs_lo = arith.minsi %lo1, %p1 : i32
+    %sec1_lo = arith.minsi %abs_lo, %s : i32
+    %hb = arith.subi %s, %W : i32
+    %start_slot = arith.subi %sec1_lo, %hb : i32
+    %home = arith.muli %i, %W : i32
+    %P0 = arith.addi %home, %start_slot : i32
+    %P1 = arith.subi %W, %start_slot : i32
+    %d = arith.subi %abs_lo, %s : i32
+    %k_lo = arith.maxsi %d, %c0 : i32
+    %hist = arith.muli %N, %W : i32
+    %cu = imeta.prefix_at @cu_seqlens_q[%i] : !imeta.prefix<exclusive> -> i32
+    %sec2 = arith.addi %hist, %cu : i32
+    %P2 = arith.addi %sec2, %k_lo : i32
+    %jk = arith.subi %j, %k_lo : i32
+    %P3 = arith.addi %jk, %c1 : i32
+    imeta.yield %P0, %P1, %P2, %P3 : i32, i32, i32, i32
+  }
+
+  imeta.field @state_block_idx seq {
+    %id = imeta.get @state : i32
+    imeta.yield %id : i32
+  }
+
+  imeta.path @prompt target(cpu) {
+    imeta.require "R4" "token_ids has at least seqlen_k entries" seq {
+      %len = imeta.length @token_ids : i32
+      %k = imeta.get @k : i32
+      %ok = arith.cmpi sge, %len, %k : i32
+      imeta.yield %ok : i1
+    }
+    imeta.require "R4" "draft_tokens is empty" seq {
+      %len = imeta.length @draft_tokens : i32
+      %c0 = arith.constant 0 : i32
+      %ok = arith.cmpi eq, %len, %c0 : i32
+      imeta.yield %ok : i1
+    }
+    imeta.output "cu_seqlens_q" = @cu_seqlens_q
+    imeta.output "cu_seqlens_k" = @cu_seqlens_k
+    imeta.output "positions" = @positions
+    imeta.output "input_ids" = @prompt_input_ids
+    imeta.output "gate_force_random" = @gate_force_random
+    imeta.output "valid_token_mask" = @valid_token_mask
+    imeta.output "state_block_idx" = @state_block_idx
+    imeta.output "slot_mapping_store_swa" = @slot_mapping_store_swa
+    imeta.output "cu_compressed_seqlens_k" = @cu_compressed_seqlens_k
+    imeta.output "total_k_compressed" = @total_k_compressed
+    imeta.output "positions_c" = @prompt_positions_c
+    imeta.output "slot_mapping_store_ca" = @prompt_slot_mapping_store_ca
+    imeta.output "cu_seqlens_cq" = @cu_seqlens_cq
+    imeta.output "load_segments_ca" = @load_segments_ca
+    imeta.output "ks" = @ks
+    imeta.output "ke" = @ke
+    imeta.output "kv_ca_index_offset_len" = @prompt_kv_ca_index_offset_len
+    imeta.output "total_k_swa" = @total_k_swa
+    imeta.output "load_segments_swa" = @load_segments_swa
+    imeta.output "kv_swa_full_index_pivots" = @kv_swa_full_index_pivots
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Decode (decode: CPU routine; decode_zos: GPU kernel, same fields)
+  //===--------------------------------------------------------------------===//
+  // j = 0: the last confirmed token; j >= 1: draft j - 1.
+  imeta.field @decode_input_ids rows(@q) {
+    %j = imeta.row_index : i32
+    %c0 = arith.constant 0 : i32
+    %first = arith.cmpi eq, %j, %c0 : i32
+    %t = scf.if %first -> (i32) {
+      %s = imeta.get @query_start : i32
+      %tok = imeta.load @token_ids[%s] : i32
+      scf.yield %tok : i32
+    } else {
+      %c1 = arith.constant 1 : i32
+      %d = arith.subi %j, %c1 : i32
+      %draft = imeta.load @draft_tokens[%d] : i32
+      scf.yield %draft : i32
+    }
+    imeta.yield %t : i32
+  }
+  // Placeholders get a sentinel far beyond any batch, so that indexing with
+  // it faults instead of reading a wrong row.
+  imeta.field @query_indices rows(@q) {
+    %i = imeta.seq_index : i32
+    %ph = imeta.get_input @is_placeholder : i1
+    %sentinel = arith.constant 998244353 : i32
+    %v = arith.select %ph, %sentinel, %i : i32
+    imeta.yield %v : i32
+  }
+  imeta.field @context_lens rows(@q) {
+    %pos = imeta.get @positions : i32
+    %c1 = arith.constant 1 : i32
+    %len = arith.addi %pos, %c1 : i32
+    imeta.yield %len : i32
+  }
+  imeta.field @decode_state_block_idx rows(@q) {
+    %id = imeta.get @state : i32
+    imeta.yield %id : i32
+  }
+  imeta.field @block_tables rows(@q) cols(@max_num_blocks) live(@num_blocks) {
+    %col = imeta.col_index : i32
+    %b = imeta.load @block_table[%col] : i32
+    imeta.yield %b : i32
+  }
+  // The compressed index c = pos / n when row r closes a compressed block
+  // ((pos + 1) % n = 0) of a real sequence, else -1.
+  imeta.field @closed_compressed_index rows(@q) over @ca_ratios {
+    %pos = imeta.get @positions : i32
+    %n = imeta.ratio : i32
+    %ph = imeta.get_input @is_placeholder : i1
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %p1 = arith.addi %pos, %c1 : i32
+    %rem = arith.remsi %p1, %n : i32
+    %closes = arith.cmpi eq, %rem, %c0 : i32
+    %true = arith.constant true
+    %real = arith.xori %ph, %true : i1
+    %emit = arith.andi %closes, %real : i1
+    %c = arith.divsi %pos, %n : i32
+    %none = arith.constant -1 : i32
+    %v = arith.select %emit, %c, %none : i32
+    imeta.yield %v : i32
+  }
+  imeta.field @decode_positions_c rows(@q) over @ca_ratios {
+    %c = imeta.get @closed_compressed_index : i32
+    %n = imeta.ratio : i32
+    %c0 = arith.constant 0 : i32
+    %emit = arith.cmpi sge, %c, %c0 : i32
+    %p = arith.muli %c, %n : i32
+    %v = arith.select %emit, %p, %c0 : i32
+    imeta.yield %v : i32
+  }
+  imeta.field @decode_slot_mapping_store_ca rows(@q) over @ca_ratios {
+    %c = imeta.get @closed_compressed_index : i32
+    %bc = imeta.get @tokens_per_block : i32
+    %c0 = arith.constant 0 : i32
+    %emit = arith.cmpi sge, %c, %c0 : i32
+    %v = scf.if %emit -> (i32) {
+      %blk = arith.divsi %c, %bc : i32
+      %phys = imeta.load @block_table[%blk] : i32
+      %base = arith.muli %phys, %bc : i32
+      %off = arith.remsi %c, %bc : i32
+      %slot = arith.addi %base, %off : i32
+      scf.yield %slot : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
+  imeta.field @klen rows(@q) over @sparse_ratios {
+    %len = imeta.get @visible_compressed : i32
+    imeta.yield %len : i32
+  }
+  // The ring window of row r: w = min(pos + 1, W) slots ending at pos.
+  imeta.field @kv_swa_index_offset_len rows(@q) {
+    %pos = imeta.get @positions : i32
+    %id = imeta.get @state : i32
+    %W = imeta.get_config @window_size : i32
+    %S = imeta.get_config @swa_block_size : i32
+    %c1 = arith.constant 1 : i32
+    %p1 = arith.addi %pos, %c1 : i32
+    %w = arith.minsi %p1, %W : i32
+    %first = arith.subi %p1, %w : i32
+    %base = arith.muli %id, %S : i32
+    %slot = arith.remsi %first, %S : i32
+    %off = arith.addi %base, %slot : i32
+    imeta.yield %off, %w : i32, i32
+  }
+  // Row r's slice of the flattened [T, max_num_blocks] block table, in
+  // compressed tokens.
+  imeta.field @decode_kv_ca_index_offset_len rows(@q) over @dense_ratios {
+    %r = imeta.row : i32
+    %mnb = imeta.get_config @max_num_blocks : i32
+    %bc = imeta.get @tokens_per_block : i32
+    %len = imeta.get @visible_compressed : i32
+    %row = arith.muli %r, %mnb : i32
+    %off = arith.muli %row, %bc : i32
+    imeta.yield %off, %len : i32, i32
+  }
+
+  imeta.path @decode target(cpu) {
+    imeta.require "R5" "token_ids has exactly seqlen_k - seqlen_q + 1 entries" seq {
+      %len = imeta.length @token_ids : i32
+      %s = imeta.get @query_start : i32
+      %c1 = arith.constant 1 : i32
+      %want = arith.addi %s, %c1 : i32
+      %ok = arith.cmpi eq, %len, %want : i32
+      imeta.yield %ok : i1
+    }
+    imeta.require "R5" "draft_tokens has exactly seqlen_q - 1 entries" seq {
+      %len = imeta.length @draft_tokens : i32
+      %q = imeta.get @q : i32
+      %c1 = arith.constant 1 : i32
+      %want = arith.subi %q, %c1 : i32
+      %ok = arith.cmpi eq, %len, %want : i32
+      imeta.yield %ok : i1
+    }
+    imeta.require "R5" "num_blocks <= max_num_blocks" seq {
+      %nb = imeta.get @num_blocks : i32
+      %max = imeta.get_config @max_num_blocks : i32
+      %ok = arith.cmpi sle, %nb, %max : i32
+      imeta.yield %ok : i1
+    }
+    // Decode writes its rows into the ring before reading: a smaller ring
+    // would let the last draft overwrite a slot the first row still reads.
+    imeta.require "R5" "swa_block_size >= window_size + seqlen_q - 1" seq {
+      %S = imeta.get_config @swa_block_size : i32
+      %W = imeta.get_config @window_size : i32
+      %q = imeta.get @q : i32
+      %S64 = arith.extsi %S : i32 to i64
+      %W64 = arith.extsi %W : i32 to i64
+      %q64 = arith.extsi %q : i32 to i64
+      %c1 = arith.constant 1 : i64
+      %wq = arith.addi %W64, %q64 : i64
+      %need = arith.subi %wq, %c1 : i64
+      %ok = arith.cmpi sge, %S64, %need : i64
+      imeta.yield %ok : i1
+    }
+    // The dense expansion indexes the flattened block table up to
+    // T · max_num_blocks · bc(n) compressed tokens.
+    imeta.require "R6" "total_q * max_num_blocks * block_size / n fits in int32" scalar over @dense_ratios {
+      %T = imeta.prefix_total @cu_seqlens_q : i32
+      %mnb = imeta.get_config @max_num_blocks : i32
+      %bc = imeta.get @tokens_per_block : i32
+      %T64 = arith.extsi %T : i32 to i64
+      %mnb64 = arith.extsi %mnb : i32 to i64
+      %bc64 = arith.extsi %bc : i32 to i64
+      %tm = arith.muli %T64, %mnb64 : i64
+      %all = arith.muli %tm, %bc64 : i64
+      %max = arith.constant 2147483647 : i64
+      %ok = arith.cmpi sle, %all, %max : i64
+      imeta.yield %ok : i1
+    }
+    imeta.output "cu_seqlens_q" = @cu_seqlens_q
+    imeta.output "positions" = @positions
+    imeta.output "input_ids" = @decode_input_ids
+    imeta.output "gate_force_random" = @gate_force_random
+    imeta.output "valid_token_mask" = @valid_token_mask
+    imeta.output "query_indices" = @query_indices
+    imeta.output "context_lens" = @context_lens
+    imeta.output "state_block_idx" = @decode_state_block_idx
+    imeta.output "block_tables" = @block_tables
+    imeta.output "slot_mapping_store_swa" = @slot_mapping_store_swa
+    imeta.output "positions_c" = @decode_positions_c
+    imeta.output "slot_mapping_store_ca" = @decode_slot_mapping_store_ca
+    imeta.output "klen" = @klen
+    imeta.output "kv_swa_index_offset_len" = @kv_swa_index_offset_len
+    imeta.output "kv_ca_index_offset_len" = @decode_kv_ca_index_offset_len
+  }
+
+  // The graph-captured path: decode's fields and rules, but the inclusive
+  // [N] cu_seqlens_q the ZOS kernel produces.
+  imeta.path @decode_zos target(gpu) extends @decode {
+    imeta.output "cu_seqlens_q" = @cu_seqlens_q_inclusive
+  }
+}

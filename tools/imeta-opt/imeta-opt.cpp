@@ -1,0 +1,23 @@
+//===- imeta-opt.cpp - mlir-opt for imeta specs ---------------------------===//
+//
+// Parses, verifies and round-trips specs and runs imeta passes (plus the
+// generic canonicalize/cse), for lit tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/IMetaDialect.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  imeta::registerSpecDialects(registry);
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  imeta::registerIMetaPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "imeta spec optimizer driver\n", registry));
+}
