@@ -1,0 +1,190 @@
+//===- Batch.cpp - a batch of sequences, read against a spec --------------===//
+
+#include "lib/Eval/Batch.h"
+
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace imeta;
+using llvm::formatv;
+
+namespace {
+/// Builds errors that name where in the batch they are and which rule.
+struct Where {
+  std::string prefix; ///< "config" or "sequence 3"
+  llvm::Error fail(const llvm::Twine &msg, std::optional<StringRef> rule) {
+    std::string text = prefix + ": " + msg.str();
+    if (rule)
+      text += " (" + rule->str() + ")";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+  }
+};
+
+/// A JSON integer that fits int32.
+std::optional<int64_t> asInt32(const llvm::json::Value &v) {
+  std::optional<int64_t> i = v.getAsInteger();
+  if (!i || *i < std::numeric_limits<int32_t>::min() ||
+      *i > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return i;
+}
+
+/// Reads a value of a declared type (i32, i1 or !imeta.list) into the
+/// matching map, checking `min`.
+template <typename DeclOp>
+llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
+                      llvm::StringMap<int64_t> &scalars,
+                      llvm::StringMap<std::vector<int64_t>> &lists) {
+  StringRef name = decl.getSymName();
+  std::optional<StringRef> rule = decl.getRule();
+  Type type = decl.getType();
+  std::optional<int64_t> min = decl.getMin();
+  auto checkMin = [&](int64_t x, const llvm::Twine &what) -> llvm::Error {
+    if (min && x < *min)
+      return where.fail(formatv("{0} = {1} breaks {2} >= {3}", what.str(), x,
+                                name, *min),
+                        rule);
+    return llvm::Error::success();
+  };
+  if (isa<ListType>(type)) {
+    std::vector<int64_t> &out = lists[name];
+    if (!v)
+      return llvm::Error::success(); // optional: the empty list
+    const llvm::json::Array *arr = v->getAsArray();
+    if (!arr)
+      return where.fail(formatv("'{0}' must be a list of int32 integers",
+                                name),
+                        rule);
+    for (auto [idx, e] : llvm::enumerate(*arr)) {
+      std::optional<int64_t> x = asInt32(e);
+      if (!x)
+        return where.fail(
+            formatv("'{0}'[{1}] must be an int32 integer", name, idx), rule);
+      if (llvm::Error err = checkMin(*x, formatv("{0}[{1}]", name, idx)))
+        return err;
+      out.push_back(*x);
+    }
+    return llvm::Error::success();
+  }
+  if (type.isInteger(1)) {
+    std::optional<bool> b = v ? v->getAsBoolean() : std::optional<bool>(false);
+    if (!b)
+      return where.fail(formatv("'{0}' must be true or false", name), rule);
+    scalars[name] = *b;
+    return llvm::Error::success();
+  }
+  std::optional<int64_t> x = v ? asInt32(*v) : std::optional<int64_t>(0);
+  if (!x)
+    return where.fail(formatv("'{0}' must be an int32 integer", name), rule);
+  scalars[name] = *x;
+  return checkMin(*x, name);
+}
+
+/// Fails on a key the spec does not declare: a typo of an optional key
+/// would otherwise silently read as its default.
+llvm::Error checkKnownKeys(const llvm::json::Object &obj,
+                           const llvm::StringMap<bool> &known, Where &where) {
+  for (const auto &kv : obj)
+    if (!known.count(kv.first.str()))
+      return where.fail(formatv("unknown key '{0}'", kv.first.str()),
+                        std::nullopt);
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
+                                        const llvm::json::Value &json) {
+  Batch batch;
+  Where top{"batch"};
+  const llvm::json::Object *root = json.getAsObject();
+  if (!root)
+    return top.fail("must be a JSON object with 'config' and 'sequences'",
+                    std::nullopt);
+  const llvm::json::Object *config = root->getObject("config");
+  if (!config)
+    return top.fail("missing 'config' object", std::nullopt);
+  const llvm::json::Array *seqs = root->getArray("sequences");
+  if (!seqs)
+    return top.fail("missing 'sequences' list", std::nullopt);
+
+  Where where{"config"};
+  llvm::StringMap<bool> known;
+  Block &body = spec.getBody().front();
+  for (auto param : body.getOps<ConfigOp>()) {
+    known[param.getSymName()] = true;
+    const llvm::json::Value *v = config->get(param.getSymName());
+    if (!v)
+      return where.fail(formatv("missing key '{0}'", param.getSymName()),
+                        param.getRule());
+    if (llvm::Error err =
+            readValue(param, v, where, batch.config, batch.lists))
+      return err;
+  }
+  for (auto set : body.getOps<RatiosOp>()) {
+    StringRef name = set.getSymName();
+    known[name] = true;
+    const llvm::json::Value *v = config->get(name);
+    if (!v)
+      return where.fail(formatv("missing key '{0}'", name), set.getRule());
+    const llvm::json::Array *arr = v->getAsArray();
+    std::vector<int64_t> &out = batch.lists[name];
+    llvm::SmallSet<int64_t, 8> seen;
+    for (size_t idx = 0; arr && idx < arr->size(); ++idx) {
+      std::optional<int64_t> x = asInt32((*arr)[idx]);
+      if (!x || *x < 1 || !seen.insert(*x).second) {
+        arr = nullptr;
+        break;
+      }
+      out.push_back(*x);
+    }
+    if (!arr)
+      return where.fail(
+          formatv("'{0}' must be a list of distinct integers >= 1", name),
+          set.getRule());
+  }
+  if (llvm::Error err = checkKnownKeys(*config, known, where))
+    return err;
+
+  auto inputs = llvm::to_vector(body.getOps<InputOp>());
+  known.clear();
+  for (InputOp in : inputs)
+    known[in.getSymName()] = true;
+  for (auto [i, s] : llvm::enumerate(*seqs)) {
+    Where at{formatv("sequence {0}", i).str()};
+    const llvm::json::Object *obj = s.getAsObject();
+    if (!obj)
+      return at.fail("must be a JSON object", std::nullopt);
+    SequenceInputs seq;
+    for (InputOp in : inputs) {
+      const llvm::json::Value *v = obj->get(in.getSymName());
+      if (!v && !in.getOptional())
+        return at.fail(formatv("missing key '{0}'", in.getSymName()),
+                       in.getRule());
+      if (llvm::Error err = readValue(in, v, at, seq.scalars, seq.lists))
+        return err;
+    }
+    if (llvm::Error err = checkKnownKeys(*obj, known, at))
+      return err;
+    batch.sequences.push_back(std::move(seq));
+  }
+  return batch;
+}
+
+llvm::Expected<Batch> imeta::readBatchFile(SpecOp spec, StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read batch file '" + path +
+                                       "': " + buffer.getError().message());
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "batch file '" + path + "' is not JSON: " +
+                                       llvm::toString(json.takeError()));
+  return parseBatch(spec, *json);
+}

@@ -1,0 +1,246 @@
+//===- Evaluator.cpp - the reference evaluator of a spec ------------------===//
+
+#include "lib/Eval/Evaluator.h"
+#include "dialect/IMetaSymbols.h"
+#include "lib/Eval/Formula.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace imeta;
+using llvm::formatv;
+
+static llvm::Error fail(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// Prefixes an error with where it happened.
+static llvm::Error within(llvm::Error err, const llvm::Twine &where) {
+  if (!err)
+    return err;
+  return fail(where + ": " + llvm::toString(std::move(err)));
+}
+
+Evaluator::Evaluator(SpecOp spec, const Batch &batch)
+    : spec(spec), batch(batch), symbols(spec) {}
+
+llvm::ArrayRef<int64_t> Evaluator::ratios(FlatSymbolRefAttr set) {
+  auto it = ratioCache.find(set);
+  if (it != ratioCache.end())
+    return it->second;
+  std::vector<int64_t> values;
+  Operation *def = lookup(set);
+  if (auto u = dyn_cast_or_null<RatioUnionOp>(def)) {
+    for (Attribute m : u.getMembers())
+      llvm::append_range(values, ratios(cast<FlatSymbolRefAttr>(m)));
+    llvm::sort(values);
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+  } else {
+    values = batch.lists.lookup(set.getValue());
+    llvm::sort(values);
+  }
+  return ratioCache[set] = std::move(values);
+}
+
+/// Describes the bucket of a field for messages: "" or " (ratio 4)".
+static std::string bucketText(int64_t ratio) {
+  return ratio ? formatv(" (ratio {0})", ratio).str() : std::string();
+}
+
+llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
+                                                       int64_t ratio) {
+  auto key = std::make_pair(def, ratio);
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return it->second.get();
+  auto value = std::make_unique<FieldValue>();
+  llvm::Error err = llvm::Error::success();
+  if (auto field = dyn_cast<FieldOp>(def))
+    err = evaluateField(field, ratio, *value);
+  else if (auto sum = dyn_cast<PrefixSumOp>(def))
+    err = evaluatePrefix(sum, ratio, *value);
+  else
+    err = fail("not a field");
+  if (err)
+    return within(std::move(err),
+                  "field '" + SymbolTable::getSymbolName(def).getValue() +
+                      "'" + bucketText(ratio));
+  return (cache[key] = std::move(value)).get();
+}
+
+llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
+                                      FieldValue &out) {
+  auto src = evaluate(lookup(sum.getSourceAttr()), ratio);
+  if (!src)
+    return src.takeError();
+  out.domain = Domain::seq;
+  out.isPrefix = true;
+  bool exclusive = sum.getConvention() == Convention::exclusive;
+  int64_t acc = 0;
+  if (exclusive)
+    out.data.push_back(0);
+  for (auto [i, v] : llvm::enumerate((*src)->data)) {
+    acc += v;
+    if (acc > INT32_MAX || acc < INT32_MIN)
+      return fail(formatv("sequence {0}: i32 overflow: the sum reaches {1}", i,
+                          acc));
+    out.data.push_back(acc);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
+                                     FieldValue &out) {
+  out.domain = field.getDomain();
+  out.isBool = field.getElementType().isInteger(1);
+  out.width = field.getWidth();
+  Region &body = field.getBody();
+
+  // Columns: `width` of them, those at or past live(i) left at -1.
+  int64_t numCols = 0;
+  const FieldValue *live = nullptr;
+  if (auto cols = field.getColsAttr()) {
+    numCols = batch.config.lookup(cols.getValue());
+    out.width = numCols;
+    if (auto liveSym = field.getLiveAttr()) {
+      auto v = evaluate(lookup(liveSym), getRatios(lookup(liveSym)) ? ratio : 0);
+      if (!v)
+        return v.takeError();
+      live = *v;
+    }
+  }
+  SmallVector<int64_t, 4> values;
+  auto runAt = [&](Point p) -> llvm::Error {
+    if (!field.getCols()) {
+      values.clear();
+      if (llvm::Error err = runFormula(*this, body, p, values))
+        return err;
+      out.data.insert(out.data.end(), values.begin(), values.end());
+      return llvm::Error::success();
+    }
+    int64_t liveCols = live ? live->data[p.seq] : numCols;
+    if (liveCols > numCols)
+      return fail(formatv("live columns ({0}) exceed the {1} columns of '{2}'",
+                          liveCols, numCols, field.getCols()));
+    for (int64_t c = 0; c < numCols; ++c) {
+      if (c >= liveCols) {
+        out.data.push_back(-1); // unspecified; printed as -1
+        continue;
+      }
+      p.col = c;
+      values.clear();
+      if (llvm::Error err = runFormula(*this, body, p, values))
+        return err;
+      out.data.push_back(values.front());
+    }
+    return llvm::Error::success();
+  };
+
+  switch (field.getDomain()) {
+  case Domain::scalar:
+    return runAt(Point{-1, -1, -1, -1, ratio});
+  case Domain::seq:
+    for (int64_t i = 0; i < numSeqs(); ++i)
+      if (llvm::Error err = within(runAt(Point{i, -1, -1, -1, ratio}),
+                                   formatv("sequence {0}", i)))
+        return err;
+    return llvm::Error::success();
+  case Domain::rows: {
+    Operation *countDef = lookup(field.getCountAttr());
+    auto counts = evaluate(countDef, getRatios(countDef) ? ratio : 0);
+    if (!counts)
+      return counts.takeError();
+    int64_t r = 0;
+    for (int64_t i = 0; i < numSeqs(); ++i) {
+      int64_t n = (*counts)->data[i];
+      if (n < 0)
+        return fail(formatv("sequence {0}: row count '{1}' is negative ({2})",
+                            i, field.getCount(), n));
+      for (int64_t j = 0; j < n; ++j, ++r)
+        if (llvm::Error err = within(runAt(Point{i, j, r, -1, ratio}),
+                                     formatv("sequence {0}, row {1}", i, r)))
+          return err;
+    }
+    return llvm::Error::success();
+  }
+  }
+  llvm_unreachable("unknown domain");
+}
+
+llvm::Error Evaluator::checkRule(RequireOp rule) {
+  SmallVector<int64_t, 8> buckets;
+  if (auto set = rule.getRatiosAttr())
+    llvm::append_range(buckets, ratios(set));
+  else
+    buckets.push_back(0);
+  int64_t numPoints = rule.getDomain() == Domain::seq ? numSeqs() : 1;
+  for (int64_t ratio : buckets)
+    for (int64_t i = 0; i < numPoints; ++i) {
+      Point p{rule.getDomain() == Domain::seq ? i : -1, -1, -1, -1, ratio};
+      std::string where;
+      if (p.seq >= 0)
+        where += formatv("sequence {0}: ", i).str();
+      if (ratio)
+        where += formatv("ratio {0}: ", ratio).str();
+      where += (rule.getRule() + ": " + rule.getMessage()).str();
+      SmallVector<int64_t, 1> ok;
+      if (llvm::Error err = runFormula(*this, rule.getBody(), p, ok))
+        return within(std::move(err), where + ": cannot be checked");
+      if (!ok.front())
+        return fail(where);
+    }
+  return llvm::Error::success();
+}
+
+llvm::Error Evaluator::checkRules(PathOp path) {
+  for (auto rule : spec.getBody().front().getOps<RequireOp>())
+    if (llvm::Error err = checkRule(rule))
+      return err;
+  for (RequireOp rule : getPathRules(path))
+    if (llvm::Error err = checkRule(rule))
+      return err;
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<OutputValue>>
+Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
+  std::vector<OutputValue> outputs;
+  llvm::StringSet<> matched;
+  for (OutputOp out : getPathOutputs(path)) {
+    Operation *def = lookup(out.getSourceAttr());
+    FlatSymbolRefAttr set = getRatios(def);
+    SmallVector<int64_t, 8> buckets;
+    if (set)
+      llvm::append_range(buckets, ratios(set));
+    else
+      buckets.push_back(0);
+    // A base name is known even when its ratio set is empty in this batch.
+    if (llvm::is_contained(only, out.getName().str()))
+      matched.insert(out.getName());
+    for (int64_t ratio : buckets) {
+      std::string name = out.getName().str();
+      if (set)
+        name += formatv(".{0}", ratio).str();
+      if (!only.empty()) {
+        bool wanted = false;
+        for (const std::string &w : only)
+          if (w == name || w == out.getName()) {
+            wanted = true;
+            matched.insert(name);
+          }
+        if (!wanted)
+          continue;
+      }
+      auto value = evaluate(def, ratio);
+      if (!value)
+        return within(value.takeError(), "output '" + name + "'");
+      outputs.push_back({name, *value});
+    }
+  }
+  for (const std::string &w : only)
+    if (!matched.contains(w))
+      return fail(formatv("path '{0}' has no field '{1}' for this batch",
+                          path.getSymName(), w));
+  return outputs;
+}

@@ -1,0 +1,84 @@
+//===- Evaluator.h - the reference evaluator of a spec ----------*- C++ -*-===//
+//
+// Runs a verified spec on a batch: checks the rules, then computes fields
+// point by point from their formulas. It knows no field by name; it is the
+// executable definition of a spec and the oracle for generated code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_EVAL_EVALUATOR_H
+#define IMETA_EVAL_EVALUATOR_H
+
+#include "dialect/IMetaOps.h"
+#include "lib/Eval/Batch.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace imeta {
+
+/// The values of one field (or prefix sum) in one ratio bucket.
+struct FieldValue {
+  Domain domain = Domain::scalar;
+  unsigned width = 1;  ///< values per point (yield arity, or column count)
+  bool isBool = false; ///< an i1 field, printed as true/false
+  bool isPrefix = false;
+  std::vector<int64_t> data; ///< row-major, `width` values per point
+  size_t numPoints() const { return width ? data.size() / width : 0; }
+};
+
+/// One output of a path: its name (with `.n` for a ratio bucket) and value.
+struct OutputValue {
+  std::string name;
+  const FieldValue *value;
+};
+
+/// The reference evaluator for one batch.
+class Evaluator {
+public:
+  Evaluator(SpecOp spec, const Batch &batch);
+
+  /// Checks the spec's rules, then `path`'s, in order; the first broken one
+  /// gives a one-line error naming the sequence (or ratio) and the rule.
+  llvm::Error checkRules(PathOp path);
+
+  /// The values of a field or prefix sum in bucket `ratio` (0 when the
+  /// field is not bucketed). Computed once, then cached.
+  llvm::Expected<const FieldValue *> evaluate(mlir::Operation *def,
+                                              int64_t ratio);
+
+  /// The outputs of `path`, in order, bucketed ones expanded to `NAME.n`.
+  /// With a non-empty `only`, just those whose name or base name is listed;
+  /// an unknown name is an error.
+  llvm::Expected<std::vector<OutputValue>>
+  evaluatePath(PathOp path, llvm::ArrayRef<std::string> only = {});
+
+  /// The ratios of a set for this batch, ascending and distinct.
+  llvm::ArrayRef<int64_t> ratios(mlir::FlatSymbolRefAttr set);
+
+  const Batch &getBatch() const { return batch; }
+  int64_t numSeqs() const { return batch.sequences.size(); }
+  mlir::Operation *lookup(mlir::FlatSymbolRefAttr sym) {
+    return symbols.lookup(sym.getValue());
+  }
+
+private:
+  llvm::Error evaluateField(FieldOp field, int64_t ratio, FieldValue &out);
+  llvm::Error evaluatePrefix(PrefixSumOp sum, int64_t ratio, FieldValue &out);
+  llvm::Error checkRule(RequireOp rule);
+
+  SpecOp spec;
+  const Batch &batch;
+  mlir::SymbolTable symbols;
+  std::map<std::pair<mlir::Operation *, int64_t>, std::unique_ptr<FieldValue>>
+      cache;
+  llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
+};
+
+} // namespace imeta
+
+#endif // IMETA_EVAL_EVALUATOR_H
