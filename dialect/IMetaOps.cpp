@@ -37,7 +37,7 @@ static LogicalResult verifyValueDecl(OpT op) {
            << type;
   if (op.getMin() && type.isInteger(1))
     return op.emitOpError("'min' bounds an integer, but ")
-           << op.getSymNameAttr() << " is a bool";
+           << "@" << op.getSymName() << " is a bool";
   return success();
 }
 
@@ -79,7 +79,7 @@ static LogicalResult checkResultType(Operation *op, Type expected,
 static LogicalResult checkFlatField(Operation *user, FieldOp field,
                                     StringRef use) {
   if (field.getWidth() != 1 || field.getCols())
-    return user->emitOpError() << use << " " << field.getSymNameAttr()
+    return user->emitOpError() << use << " @" << field.getSymName()
                                << " must be a flat field (one value per point)";
   return success();
 }
@@ -87,12 +87,12 @@ static LogicalResult checkFlatField(Operation *user, FieldOp field,
 static LogicalResult checkSeqCountField(Operation *user, FieldOp field,
                                         StringRef use) {
   if (field.getDomain() != Domain::seq)
-    return user->emitOpError() << use << " " << field.getSymNameAttr()
+    return user->emitOpError() << use << " @" << field.getSymName()
                                << " must be a 'seq' field";
   if (failed(checkFlatField(user, field, use)))
     return failure();
   if (!field.getElementType().isInteger(32))
-    return user->emitOpError() << use << " " << field.getSymNameAttr()
+    return user->emitOpError() << use << " @" << field.getSymName()
                                << " must be i32";
   return success();
 }
@@ -142,7 +142,21 @@ static LogicalResult verifyBody(Operation *op, Region &body) {
   if (body.front().getNumArguments() != 0)
     return op->emitOpError("body takes no arguments; read the point with "
                            "imeta.seq_index, imeta.row_index, ...");
-  return success();
+  WalkResult walk = body.walk([&](Operation *inner) {
+    if (!isFormulaOp(inner)) {
+      inner->emitOpError("is not supported in a formula; use arith integer "
+                         "ops, scf.if and imeta formula ops");
+      return WalkResult::interrupt();
+    }
+    for (Type t : inner->getResultTypes())
+      if (!t.isInteger(1) && !t.isInteger(32) && !t.isInteger(64)) {
+        inner->emitOpError("computes a ")
+            << t << "; formulas compute in i1, i32 and i64";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult FieldOp::verify() {
@@ -228,8 +242,8 @@ LogicalResult PathOp::verifyRegions() {
       auto [it, inserted] = names.try_emplace(out.getName(), out);
       if (!inserted)
         return out.emitOpError("output name '")
-               << out.getName() << "' is produced twice by path "
-               << getSymNameAttr();
+               << out.getName() << "' is produced twice by path @"
+               << getSymName();
       continue;
     }
     if (!isa<RequireOp>(op))
@@ -375,12 +389,6 @@ LogicalResult SpecOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 // Formula ops
 //===----------------------------------------------------------------------===//
-
-LogicalResult YieldOp::verify() {
-  if (getValues().empty())
-    return emitOpError("must yield at least one value");
-  return success();
-}
 
 #define IMETA_CONTEXT_VERIFIER(OP, COND, WHAT)                                 \
   LogicalResult OP::verify() {                                                 \

@@ -279,8 +279,7 @@ def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
     ```
   }];
   let arguments = (ins Variadic<IMeta_Int>:$values);
-  let assemblyFormat = "$values attr-dict `:` type($values)";
-  let hasVerifier = 1;
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
 /// Base of the formula ops whose value depends on the point being computed.

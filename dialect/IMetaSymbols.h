@@ -51,6 +51,10 @@ mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
                                    mlir::FlatSymbolRefAttr used,
                                    mlir::FlatSymbolRefAttr usedSym);
 
+/// True for the ops a field or rule body may hold: the arith integer ops
+/// the backends implement, scf.if/scf.yield, and imeta's formula ops.
+bool isFormulaOp(mlir::Operation *op);
+
 /// A path's outputs in order, its base path's first, overrides applied.
 llvm::SmallVector<OutputOp> getPathOutputs(PathOp path);
 

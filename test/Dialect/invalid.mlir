@@ -1,0 +1,729 @@
+// RUN: imeta-opt %s -split-input-file -verify-diagnostics
+
+// Every error a spec author can make, each with its diagnostic.
+
+imeta.spec @s {
+  // expected-error @below {{type must be i32, i1 or !imeta.list, got 'f32'}}
+  imeta.config @c : f32
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{'min' bounds an integer, but @c is a bool}}
+  imeta.config @c : i1 {min = 0 : i64}
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{type must be i32, i1 or !imeta.list, got 'i64'}}
+  imeta.input @x : i64
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{needs at least one member}}
+  imeta.ratio_union @u = []
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{unknown ratio set @nope}}
+  imeta.ratio_union @u = [@nope]
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @c : i32
+  // expected-error @below {{@c is not a ratio set}}
+  imeta.ratio_union @u = [@c]
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{body must end with 'imeta.yield'}}
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{body takes no arguments}}
+  imeta.field @f seq {
+  ^bb0(%a: i32):
+    imeta.yield %a : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    // expected-error @below {{'arith.shli' op is not supported in a formula}}
+    %d = arith.shli %c, %c : i32
+    imeta.yield %d : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    // expected-error @below {{computes a 'i16'; formulas compute in i1, i32 and i64}}
+    %c = arith.constant 1 : i16
+    %d = arith.extsi %c : i16 to i32
+    imeta.yield %d : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{a 'rows' field, and only one, names its row count field}}
+  imeta.field @f rows {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{a 'rows' field, and only one, names its row count field}}
+  imeta.field @f seq(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  // expected-error @below {{'cols' needs a 'seq' or 'rows' domain}}
+  imeta.field @f scalar cols(@w) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{'live' bounds the columns of a 'cols' field}}
+  imeta.field @f seq live(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{must yield values of one type}}
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    %t = arith.constant true
+    imeta.yield %c, %t : i32, i1
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{must yield at least one value}}
+  imeta.field @f seq {
+    imeta.yield
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  // expected-error @below {{a 'cols' field yields one value per column}}
+  imeta.field @f seq cols(@w) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c, %c : i32, i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{unknown ratio set @r}}
+  imeta.field @f seq over @r {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{unknown field @n}}
+  imeta.field @f rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @n : i32
+  // expected-error @below {{@n is not field}}
+  imeta.field @f rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n scalar {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{row count @n must be a 'seq' field}}
+  imeta.field @f rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c, %c : i32, i32
+  }
+  // expected-error @below {{row count @n must be a flat field (one value per point)}}
+  imeta.field @f rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant true
+    imeta.yield %c : i1
+  }
+  // expected-error @below {{row count @n must be i32}}
+  imeta.field @f rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @r
+  imeta.field @n seq over @r {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{reads @n, which is bucketed over @r, from a context that is not bucketed by ratio}}
+  imeta.field @f rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i1
+  // expected-error @below {{column count @w must be an i32 config}}
+  imeta.field @f seq cols(@w) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n scalar {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{live column count @n must be a 'seq' field}}
+  imeta.field @f seq cols(@w) live(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n scalar {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{summand @n must be a 'seq' field}}
+  imeta.prefix_sum @cu = @n : !imeta.prefix<exclusive>
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{a rule holds for the batch ('scalar') or for every sequence ('seq'), not per row}}
+  imeta.require "R" "m" rows {
+    %t = arith.constant true
+    imeta.yield %t : i1
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{must yield exactly one i1}}
+  imeta.require "R" "m" scalar {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{unknown ratio set @r}}
+  imeta.require "R" "m" scalar over @r {
+    %t = arith.constant true
+    imeta.yield %t : i1
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    imeta.output "x" = @f
+    // expected-error @below {{output name 'x' is produced twice by path @p}}
+    imeta.output "x" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.path @p target(cpu) {
+    // expected-error @below {{cannot appear in a path}}
+    %c = arith.constant 1 : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{unknown path @q}}
+  imeta.path @p target(cpu) extends @q {
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{cycle between paths through 'extends' @q}}
+  imeta.path @p target(cpu) extends @q {
+  }
+  imeta.path @q target(cpu) extends @p {
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.path @p target(cpu) {
+    // expected-error @below {{path lists @missing, but no field of that name is defined}}
+    imeta.output "x" = @missing
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @c : i32
+  imeta.path @p target(cpu) {
+    // expected-error @below {{@c is not a field}}
+    imeta.output "x" = @c
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output name 'x.4' must be non-empty and without '.'}}
+    imeta.output "x.4" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{cannot appear at the top of an imeta.spec}}
+  %c = arith.constant 1 : i32
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @a seq {
+    %b = imeta.get @b : i32
+    imeta.yield %b : i32
+  }
+  // expected-error @below {{cycle between fields: @a -> @b -> @a}}
+  imeta.field @b seq {
+    %a = imeta.get @a : i32
+    imeta.yield %a : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @a seq {
+    %c0 = arith.constant 0 : i32
+    %x = imeta.prefix_at @cu[%c0] : !imeta.prefix<exclusive> -> i32
+    imeta.yield %x : i32
+  }
+  // expected-error @below {{cycle between fields: @a -> @cu -> @a}}
+  imeta.prefix_sum @cu = @a : !imeta.prefix<exclusive>
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{cycle between fields: @a -> @a}}
+  imeta.field @a seq {
+    %a = imeta.get @a : i32
+    imeta.yield %a : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f scalar {
+    // expected-error @below {{'imeta.seq_index' op is only valid in a 'seq' or 'rows' domain}}
+    %i = imeta.seq_index : i32
+    imeta.yield %i : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    // expected-error @below {{'imeta.row_index' op is only valid in a 'rows' domain}}
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.require "R" "m" seq {
+    // expected-error @below {{'imeta.row' op is only valid in a 'rows' domain}}
+    %r = imeta.row : i32
+    %c = arith.constant 0 : i32
+    %ok = arith.cmpi eq, %r, %c : i32
+    imeta.yield %ok : i1
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    // expected-error @below {{'imeta.col_index' op is only valid in a field with 'cols'}}
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    // expected-error @below {{'imeta.ratio' op is only valid in a field or rule bucketed 'over' a ratio set}}
+    %n = imeta.ratio : i32
+    imeta.yield %n : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f scalar {
+    // expected-error @below {{unknown config parameter @nope}}
+    %c = imeta.get_config @nope : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @l : !imeta.list
+  imeta.field @f scalar {
+    // expected-error @below {{@l is a list; read it as a ratio set}}
+    %c = imeta.get_config @l : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @b : i1
+  imeta.field @f scalar {
+    // expected-error @below {{result type 'i32' does not match the type 'i1' of @b}}
+    %c = imeta.get_config @b : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f scalar {
+    // expected-error @below {{reads the current sequence, but the enclosing field has domain 'scalar'}}
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @t : !imeta.list
+  imeta.field @f seq {
+    // expected-error @below {{@t is a list; read it with imeta.load}}
+    %q = imeta.get_input @t : i32
+    imeta.yield %q : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f seq {
+    // expected-error @below {{unknown input @k}}
+    %q = imeta.get_input @k : i32
+    imeta.yield %q : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %c = arith.constant 0 : i32
+    // expected-error @below {{@q is not a list}}
+    %x = imeta.load @q[%c] : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @w seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c, %c : i32, i32
+  }
+  imeta.field @f seq {
+    // expected-error @below {{field @w must be a flat field (one value per point)}}
+    %x = imeta.get @w : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @g seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f scalar {
+    // expected-error @below {{reads the current sequence, but the enclosing field has domain 'scalar'}}
+    %x = imeta.get @g : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @m seq {
+    %c = arith.constant 2 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @g rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f rows(@m) {
+    // expected-error @below {{reads the rows field @g outside its row space; only a 'rows(@n)' field may read it}}
+    %x = imeta.get @g : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @a
+  imeta.ratios @b
+  imeta.field @g seq over @a {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f seq over @b {
+    // expected-error @below {{reads @g, bucketed over @a, from a context bucketed over @b, which is not a subset of it}}
+    %x = imeta.get @g : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @g seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f seq {
+    // expected-error @below {{result type 'i64' does not match the type 'i32' of @g}}
+    %x = imeta.get @g : i64
+    %y = arith.trunci %x : i64 to i32
+    imeta.yield %y : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @g seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @ends = @g : !imeta.prefix<inclusive>
+  imeta.field @f seq {
+    %i = imeta.seq_index : i32
+    // expected-error @below {{reads @ends as exclusive, but it is declared inclusive}}
+    %x = imeta.prefix_at @ends[%i] : !imeta.prefix<exclusive> -> i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f scalar {
+    // expected-error @below {{unknown prefix sum @cu}}
+    %x = imeta.prefix_total @cu : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @r
+  imeta.field @g seq over @r {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @cu = @g : !imeta.prefix<exclusive>
+  imeta.field @f scalar {
+    // expected-error @below {{reads @cu, which is bucketed over @r, from a context that is not bucketed by ratio}}
+    %x = imeta.prefix_total @cu : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f scalar {
+    // expected-error @below {{unknown ratio set @r}}
+    %x = imeta.ratio_min @r : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @c : i32
+  imeta.field @f scalar {
+    // expected-error @below {{@c is not a ratio set}}
+    %x = imeta.ratio_count @c : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{must be nested in an imeta.field or imeta.require}}
+  %i = imeta.seq_index : i32
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.require "R" "m" scalar {
+    // expected-error @below {{reads the current sequence, but the enclosing rule has domain 'scalar'}}
+    %q = imeta.get_input @q : i32
+    %c = arith.constant 0 : i32
+    %ok = arith.cmpi eq, %q, %c : i32
+    imeta.yield %ok : i1
+  }
+}

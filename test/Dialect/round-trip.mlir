@@ -1,0 +1,89 @@
+// RUN: imeta-opt %s | imeta-opt | FileCheck %s
+// RUN: imeta-opt %s --mlir-print-op-generic | imeta-opt | FileCheck %s
+
+// Every declaration and formula op survives printing and re-parsing.
+
+// CHECK-LABEL: imeta.spec @all_ops
+imeta.spec @all_ops {
+  // CHECK: imeta.config @B : i32 {min = 1 : i64, rule = "R1"}
+  imeta.config @B : i32 {min = 1 : i64, rule = "R1"}
+  // CHECK: imeta.config @flag : i1
+  imeta.config @flag : i1
+  // CHECK: imeta.ratios @dense {rule = "R1"}
+  imeta.ratios @dense {rule = "R1"}
+  imeta.ratios @sparse
+  // CHECK: imeta.ratio_union @all = [@dense, @sparse]
+  imeta.ratio_union @all = [@dense, @sparse]
+  // CHECK: imeta.input @len : i32 {min = 1 : i64}
+  imeta.input @len : i32 {min = 1 : i64}
+  // CHECK: imeta.input @table : !imeta.list {optional}
+  imeta.input @table : !imeta.list {optional}
+
+  // CHECK: imeta.require "R9" "len <= B" seq {
+  imeta.require "R9" "len <= B" seq {
+    %l = imeta.get_input @len : i32
+    %b = imeta.get_config @B : i32
+    %ok = arith.cmpi sle, %l, %b : i32
+    imeta.yield %ok : i1
+  }
+  // CHECK: imeta.field @count seq over @all {
+  imeta.field @count seq over @all {
+    // CHECK: imeta.seq_index : i32
+    %i = imeta.seq_index : i32
+    // CHECK: imeta.ratio : i32
+    %n = imeta.ratio : i32
+    // CHECK: imeta.length @table : i32
+    %t = imeta.length @table : i32
+    %x = arith.addi %i, %n : i32
+    %y = arith.addi %x, %t : i32
+    imeta.yield %y : i32
+  }
+  // CHECK: imeta.prefix_sum @cu = @count : !imeta.prefix<exclusive>
+  imeta.prefix_sum @cu = @count : !imeta.prefix<exclusive>
+  // CHECK: imeta.prefix_sum @ends = @count : !imeta.prefix<inclusive>
+  imeta.prefix_sum @ends = @count : !imeta.prefix<inclusive>
+  // CHECK: imeta.field @rowsf rows(@count) over @dense {
+  imeta.field @rowsf rows(@count) over @dense {
+    // CHECK: imeta.row_index : i32
+    %j = imeta.row_index : i32
+    // CHECK: imeta.row : i32
+    %r = imeta.row : i32
+    %i = imeta.seq_index : i32
+    // CHECK: imeta.prefix_at @cu[%{{.*}}] : !imeta.prefix<exclusive> -> i32
+    %c = imeta.prefix_at @cu[%i] : !imeta.prefix<exclusive> -> i32
+    // CHECK: imeta.prefix_total @ends : i32
+    %t = imeta.prefix_total @ends : i32
+    // CHECK: imeta.get @count : i32
+    %g = imeta.get @count : i32
+    // CHECK: imeta.num_seqs : i32
+    %N = imeta.num_seqs : i32
+    // CHECK: imeta.ratio_min @all : i32
+    %m = imeta.ratio_min @all : i32
+    // CHECK: imeta.ratio_count @sparse : i32
+    %k = imeta.ratio_count @sparse : i32
+    // CHECK: imeta.yield %{{.*}}, %{{.*}} : i32, i32
+    imeta.yield %j, %r : i32, i32
+  }
+  // CHECK: imeta.field @cols_f rows(@count) over @dense cols(@B) live(@count) {
+  imeta.field @cols_f rows(@count) over @dense cols(@B) live(@count) {
+    // CHECK: imeta.col_index : i32
+    %c = imeta.col_index : i32
+    %v = imeta.load @table[%c] : i32
+    imeta.yield %v : i32
+  }
+  // CHECK: imeta.field @flag_f scalar {
+  imeta.field @flag_f scalar {
+    %f = imeta.get_config @flag : i1
+    imeta.yield %f : i1
+  }
+  // CHECK: imeta.path @p target(cpu) {
+  imeta.path @p target(cpu) {
+    // CHECK: imeta.output "cu" = @cu
+    imeta.output "cu" = @cu
+    imeta.output "rows" = @rowsf
+  }
+  // CHECK: imeta.path @q target(gpu) extends @p {
+  imeta.path @q target(gpu) extends @p {
+    imeta.output "cu" = @ends
+  }
+}

@@ -1,0 +1,18 @@
+# lit configuration of imeta's tests.
+import os
+import lit.formats
+
+config.name = "imeta"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.imeta_obj_root, "test")
+
+tools = [os.path.join(config.imeta_obj_root, "tools", t) for t in
+         ("imeta-opt", "imeta-run", "imeta-gen")]
+config.environment["PATH"] = os.pathsep.join(
+    tools + [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%specs", os.path.join(config.imeta_src_root, "specs")))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("FileCheck", "FileCheck --enable-var-scope"))
