@@ -14,5 +14,4 @@ tools = [os.path.join(config.imeta_obj_root, "tools", t) for t in
 config.environment["PATH"] = os.pathsep.join(
     tools + [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%specs", os.path.join(config.imeta_src_root, "specs")))
-config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("FileCheck", "FileCheck --enable-var-scope"))
