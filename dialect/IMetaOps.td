@@ -30,6 +30,7 @@ def IMeta_SpecOp : IMeta_Op<"spec", [Symbol, SymbolTable, IsolatedFromAbove,
   let description = [{
     The unit a backend compiles. Every symbol of the spec (config
     parameters, inputs, fields, paths) lives in its one symbol table.
+    `overflow_rule` names the rule an int32 overflow breaks, for messages.
 
     ```mlir
     imeta.spec @deepinfer_v4 {
@@ -45,7 +46,8 @@ def IMeta_SpecOp : IMeta_Op<"spec", [Symbol, SymbolTable, IsolatedFromAbove,
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name);
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<StrAttr>:$overflow_rule);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
   let hasRegionVerifier = 1;

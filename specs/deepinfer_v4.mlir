@@ -6,7 +6,7 @@
 // start), j the row within the sequence, pos = s + j, n a ratio,
 // bc(n) = block_size / n, B/W/S = block_size/window_size/swa_block_size.
 
-imeta.spec @deepinfer_v4 {
+imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   //===--------------------------------------------------------------------===//
   // Config (one per batch) and its rules (R1)
   //===--------------------------------------------------------------------===//

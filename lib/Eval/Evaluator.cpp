@@ -83,8 +83,8 @@ llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
   for (auto [i, v] : llvm::enumerate((*src)->data)) {
     acc += v;
     if (acc > INT32_MAX || acc < INT32_MIN)
-      return fail(formatv("sequence {0}: i32 overflow: the sum reaches {1}", i,
-                          acc));
+      return fail(formatv("sequence {0}: i32 overflow: the sum reaches {1}{2}",
+                          i, acc, overflowSuffix()));
     out.data.push_back(acc);
   }
   return llvm::Error::success();

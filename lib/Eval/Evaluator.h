@@ -61,6 +61,11 @@ public:
   llvm::ArrayRef<int64_t> ratios(mlir::FlatSymbolRefAttr set);
 
   const Batch &getBatch() const { return batch; }
+  /// " (RULE)" for an int32 overflow when the spec names its rule, else "".
+  std::string overflowSuffix() {
+    auto rule = spec.getOverflowRule();
+    return rule ? " (" + rule->str() + ")" : std::string();
+  }
   int64_t numSeqs() const { return batch.sequences.size(); }
   mlir::Operation *lookup(mlir::FlatSymbolRefAttr sym) {
     return symbols.lookup(sym.getValue());

@@ -31,16 +31,16 @@ std::string locationOf(Operation *op) {
 }
 
 /// Fails unless `v` is representable in integer type `type`.
-llvm::Error checkFits(Operation *op, int64_t v, Type type) {
+llvm::Error checkFits(Evaluator &ev, Operation *op, int64_t v, Type type) {
   unsigned width = type.getIntOrFloatBitWidth();
   if (width >= 64)
     return llvm::Error::success();
   int64_t lo = width == 1 ? 0 : -(int64_t(1) << (width - 1));
   int64_t hi = width == 1 ? 1 : (int64_t(1) << (width - 1)) - 1;
   if (v < lo || v > hi)
-    return fail(formatv("i{2} overflow: {0} gives {1}{3}",
+    return fail(formatv("i{2} overflow: {0} gives {1}{3}{4}",
                         op->getName().getStringRef(), v, width,
-                        locationOf(op)));
+                        locationOf(op), ev.overflowSuffix()));
   return llvm::Error::success();
 }
 
@@ -70,7 +70,7 @@ private:
 
   /// Records `v` as the single result of `op`, checking it fits.
   llvm::Error set(Operation *op, int64_t v) {
-    if (llvm::Error err = checkFits(op, v, op->getResult(0).getType()))
+    if (llvm::Error err = checkFits(ev, op, v, op->getResult(0).getType()))
       return err;
     values[op->getResult(0)] = v;
     return llvm::Error::success();
@@ -126,8 +126,9 @@ private:
                 : isa<arith::SubIOp>(op) ? __builtin_sub_overflow(a, b, &r)
                                          : __builtin_mul_overflow(a, b, &r);
     if (over)
-      return fail(formatv("int64 overflow: {0}{1}", op->getName().getStringRef(),
-                          locationOf(op)));
+      return fail(formatv("i64 overflow: {0}{1}{2}",
+                          op->getName().getStringRef(), locationOf(op),
+                          ev.overflowSuffix()));
     return set(op, r);
   }
 
@@ -137,8 +138,9 @@ private:
       return fail(formatv("division by zero: {0}{1}",
                           op->getName().getStringRef(), locationOf(op)));
     if (a == INT64_MIN && b == -1)
-      return fail(formatv("int64 overflow: {0}{1}",
-                          op->getName().getStringRef(), locationOf(op)));
+      return fail(formatv("i64 overflow: {0}{1}{2}",
+                          op->getName().getStringRef(), locationOf(op),
+                          ev.overflowSuffix()));
     int64_t q = a / b, r = a % b;
     if (isa<arith::RemSIOp>(op))
       return set(op, r);
