@@ -1,0 +1,112 @@
+//===- RandomBatch.cpp - seeded random V4 batches for tests ---------------===//
+
+#include "RandomBatch.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace imeta::ref;
+
+namespace {
+struct Draw {
+  std::mt19937_64 rng;
+  int64_t in(int64_t lo, int64_t hi) { // inclusive
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng); }
+  std::vector<int64_t> list(size_t n, int64_t lo, int64_t hi) {
+    std::vector<int64_t> v(n);
+    for (int64_t &x : v)
+      x = in(lo, hi);
+    return v;
+  }
+};
+
+/// A random subset of the powers of two dividing `blockSize`, of at most
+/// `maxSize` elements.
+std::vector<int64_t> ratioSubset(Draw &d, int64_t blockSize, int maxSize) {
+  std::vector<int64_t> divisors;
+  for (int64_t n = 1; n <= blockSize; n *= 2)
+    divisors.push_back(n);
+  std::shuffle(divisors.begin(), divisors.end(), d.rng);
+  divisors.resize(std::min<size_t>(divisors.size(), d.in(0, maxSize)));
+  return divisors;
+}
+} // namespace
+
+Batch imeta::ref::randomBatch(PathKind kind, uint64_t seed) {
+  Draw d{std::mt19937_64(seed)};
+  Batch b;
+  Config &c = b.config;
+  c.blockSize = int64_t(1) << d.in(0, 7);
+  do {
+    c.denseRatios = ratioSubset(d, c.blockSize, 2);
+    c.sparseRatios = ratioSubset(d, c.blockSize, 2);
+  } while (caRatios(c).empty());
+  c.windowSize = d.in(1, 12);
+  int64_t maxQ = kind == PathKind::Decode ? d.in(1, 4) : 40;
+  int64_t minRing = kind == PathKind::Decode ? c.windowSize + maxQ - 1
+                                             : c.windowSize;
+  c.swaBlockSize = minRing + d.in(0, 6);
+  c.maxModelLen = d.in(1, 400);
+  c.forceLoadBalance = d.chance(0.5);
+
+  int64_t numSeqs = d.in(1, 6), maxBlocks = 0;
+  for (int64_t i = 0; i < numSeqs; ++i) {
+    Sequence s;
+    s.seqlenQ = d.in(1, std::min(maxQ, c.maxModelLen));
+    // Often short histories (k < ratio, k < W), sometimes long ones.
+    int64_t extra = d.chance(0.3) ? d.in(0, 3) : d.in(0, 400);
+    s.seqlenK = std::min(c.maxModelLen, s.seqlenQ + extra);
+    s.stateId = d.in(0, 20);
+    s.isPlaceholder = d.chance(0.2);
+    if (d.chance(0.4))
+      s.swaValidStart = d.in(0, s.seqlenK + 5);
+    int64_t nb = numBlocks(c, s.seqlenK);
+    maxBlocks = std::max(maxBlocks, nb);
+    s.blockTable = d.list(nb + d.in(0, 2), 0, 60);
+    if (kind == PathKind::Prompt) {
+      s.tokenIds = d.list(s.seqlenK + d.in(0, 2), 0, 50000);
+    } else {
+      s.tokenIds = d.list(s.seqlenK - s.seqlenQ + 1, 0, 50000);
+      s.draftTokens = d.list(s.seqlenQ - 1, 0, 50000);
+    }
+    b.sequences.push_back(std::move(s));
+  }
+  c.maxNumBlocks = kind == PathKind::Decode ? maxBlocks + d.in(0, 2)
+                                            : d.in(0, 8);
+  return b;
+}
+
+llvm::json::Value imeta::ref::toJson(const Batch &b) {
+  auto list = [](const std::vector<int64_t> &v) {
+    return llvm::json::Array(v);
+  };
+  const Config &c = b.config;
+  llvm::json::Object config{{"block_size", c.blockSize},
+                            {"window_size", c.windowSize},
+                            {"swa_block_size", c.swaBlockSize},
+                            {"dense_ratios", list(c.denseRatios)},
+                            {"sparse_ratios", list(c.sparseRatios)},
+                            {"max_model_len", c.maxModelLen},
+                            {"max_num_blocks", c.maxNumBlocks},
+                            {"force_load_balance", c.forceLoadBalance}};
+  llvm::json::Array seqs;
+  for (const Sequence &s : b.sequences) {
+    llvm::json::Object obj{{"seqlen_q", s.seqlenQ},
+                           {"seqlen_k", s.seqlenK},
+                           {"block_table", list(s.blockTable)},
+                           {"state_id", s.stateId},
+                           {"token_ids", list(s.tokenIds)}};
+    // Optional keys: sometimes omitted when default, to test defaults.
+    if (s.isPlaceholder || s.stateId % 2)
+      obj["is_placeholder"] = s.isPlaceholder;
+    if (s.swaValidStart || s.stateId % 3 == 0)
+      obj["swa_valid_start"] = s.swaValidStart;
+    if (!s.draftTokens.empty() || s.stateId % 5 == 0)
+      obj["draft_tokens"] = list(s.draftTokens);
+    seqs.push_back(std::move(obj));
+  }
+  return llvm::json::Object{{"config", std::move(config)},
+                            {"sequences", std::move(seqs)}};
+}

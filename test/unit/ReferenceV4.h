@@ -1,0 +1,61 @@
+//===- ReferenceV4.h - SPEC.md written out by hand, for tests ---*- C++ -*-===//
+//
+// An independent reference for the DeepInfer V4 fields: plain loops written
+// from SPEC.md §3 and §4, sharing nothing with the spec or the evaluator.
+// Differential tests compare the evaluator (running specs/deepinfer_v4.mlir)
+// against it on random batches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_TEST_UNIT_REFERENCEV4_H
+#define IMETA_TEST_UNIT_REFERENCEV4_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace imeta::ref {
+
+struct Config {
+  int64_t blockSize, windowSize, swaBlockSize, maxModelLen, maxNumBlocks;
+  std::vector<int64_t> denseRatios, sparseRatios;
+  bool forceLoadBalance;
+};
+
+struct Sequence {
+  int64_t seqlenQ, seqlenK, stateId, swaValidStart = 0;
+  bool isPlaceholder = false;
+  std::vector<int64_t> blockTable, tokenIds, draftTokens;
+};
+
+struct Batch {
+  Config config;
+  std::vector<Sequence> sequences;
+};
+
+/// A field as SPEC.md §6 prints it: a scalar, a flat list, or rows of
+/// `width` values.
+struct Field {
+  bool isScalar = false, isBool = false;
+  unsigned width = 1;
+  std::vector<int64_t> data;
+  /// For block_tables: the columns SPEC.md specifies, per row (others are
+  /// not compared).
+  std::vector<int64_t> liveCols;
+};
+
+using Fields = std::map<std::string, Field>;
+
+/// Sorted union of dense and sparse ratios.
+std::vector<int64_t> caRatios(const Config &config);
+/// num_blocks(i) = ceil((k / r0) / bc(r0)).
+int64_t numBlocks(const Config &config, int64_t seqlenK);
+
+Fields prompt(const Batch &batch);
+/// decode (exclusive cu_seqlens_q) or decode_zos (inclusive).
+Fields decode(const Batch &batch, bool zos);
+
+} // namespace imeta::ref
+
+#endif // IMETA_TEST_UNIT_REFERENCEV4_H
