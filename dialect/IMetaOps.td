@@ -285,14 +285,14 @@ def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
 }
 
 /// Base of the formula ops whose value depends on the point being computed.
-class IMeta_ContextOp<string mnemonic, string what>
+class IMeta_ContextOp<string mnemonic>
     : IMeta_Op<mnemonic, [Pure]> {
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
-def IMeta_SeqIndexOp : IMeta_ContextOp<"seq_index", "sequence"> {
+def IMeta_SeqIndexOp : IMeta_ContextOp<"seq_index"> {
   let summary = "index i of the current sequence in batch order";
   let description = [{
     Valid in `seq` and `rows` domains. `%i = imeta.seq_index : i32` becomes
@@ -300,7 +300,7 @@ def IMeta_SeqIndexOp : IMeta_ContextOp<"seq_index", "sequence"> {
   }];
 }
 
-def IMeta_RowIndexOp : IMeta_ContextOp<"row_index", "row"> {
+def IMeta_RowIndexOp : IMeta_ContextOp<"row_index"> {
   let summary = "index j of the current row within its sequence";
   let description = [{
     Valid in `rows` domains. `%j = imeta.row_index : i32` becomes the inner
@@ -308,7 +308,7 @@ def IMeta_RowIndexOp : IMeta_ContextOp<"row_index", "row"> {
   }];
 }
 
-def IMeta_RowOp : IMeta_ContextOp<"row", "row"> {
+def IMeta_RowOp : IMeta_ContextOp<"row"> {
   let summary = "index r of the current row in the whole field";
   let description = [{
     Valid in `rows` domains: the start of the sequence's rows plus
@@ -316,14 +316,14 @@ def IMeta_RowOp : IMeta_ContextOp<"row", "row"> {
   }];
 }
 
-def IMeta_ColIndexOp : IMeta_ContextOp<"col_index", "column"> {
+def IMeta_ColIndexOp : IMeta_ContextOp<"col_index"> {
   let summary = "index of the current column of a `cols` field";
   let description = [{
     `%c = imeta.col_index : i32` becomes the column loop variable.
   }];
 }
 
-def IMeta_RatioOp : IMeta_ContextOp<"ratio", "ratio"> {
+def IMeta_RatioOp : IMeta_ContextOp<"ratio"> {
   let summary = "the ratio n of the current bucket";
   let description = [{
     Valid in fields and rules declared `over` a ratio set.

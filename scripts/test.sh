@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs every test (lit: dialect, passes, evaluator; GoogleTest: differential
+# tests against the hand-written reference), installing and building first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+ctest --test-dir build --output-on-failure
