@@ -49,8 +49,10 @@ static FailureOr<OpT> resolve(Operation *user, SymbolTableCollection &tables,
   if (!def)
     return user->emitOpError("unknown ") << what << " " << sym;
   auto op = dyn_cast<OpT>(def);
+  bool vowel = StringRef("aeiou").contains(what.front());
   if (!op)
-    return user->emitOpError() << sym << " is not " << what;
+    return user->emitOpError()
+           << sym << " is not " << (vowel ? "an " : "a ") << what;
   return op;
 }
 

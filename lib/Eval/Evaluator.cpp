@@ -11,6 +11,10 @@ using namespace mlir;
 using namespace imeta;
 using llvm::formatv;
 
+/// The most values one field may hold in the evaluator (2 GiB of int64):
+/// past it a batch gets an error, not an out-of-memory crash.
+static constexpr int64_t kMaxValues = int64_t(1) << 28;
+
 static llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
@@ -102,6 +106,9 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
   const FieldValue *live = nullptr;
   if (auto cols = field.getColsAttr()) {
     numCols = batch.config.lookup(cols.getValue());
+    if (numCols < 0)
+      return fail(formatv("'{0}' = {1} columns is negative", cols.getValue(),
+                          numCols));
     out.width = numCols;
     if (auto liveSym = field.getLiveAttr()) {
       auto v = evaluate(lookup(liveSym), getRatios(lookup(liveSym)) ? ratio : 0);
@@ -119,6 +126,10 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       out.data.insert(out.data.end(), values.begin(), values.end());
       return llvm::Error::success();
     }
+    if (int64_t(out.data.size()) + numCols > kMaxValues)
+      return fail(formatv("more than {0} values ({1} columns per row); the "
+                          "reference evaluator stops here",
+                          kMaxValues, numCols));
     int64_t liveCols = live ? live->data[p.seq] : numCols;
     if (liveCols > numCols)
       return fail(formatv("live columns ({0}) exceed the {1} columns of '{2}'",
@@ -157,6 +168,10 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       if (n < 0)
         return fail(formatv("sequence {0}: row count '{1}' is negative ({2})",
                             i, field.getCount(), n));
+      if (r + n > kMaxValues)
+        return fail(formatv("more than {0} rows; the reference evaluator "
+                            "stops here",
+                            kMaxValues));
       for (int64_t j = 0; j < n; ++j, ++r)
         if (llvm::Error err = within(runAt(Point{i, j, r, -1, ratio}),
                                      formatv("sequence {0}, row {1}", i, r)))

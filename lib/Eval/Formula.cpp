@@ -17,10 +17,6 @@ using llvm::formatv;
 
 namespace {
 
-llvm::Error fail(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
-}
-
 std::string locationOf(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -30,54 +26,63 @@ std::string locationOf(Operation *op) {
   return text;
 }
 
-/// Fails unless `v` is representable in integer type `type`.
-llvm::Error checkFits(Evaluator &ev, Operation *op, int64_t v, Type type) {
-  unsigned width = type.getIntOrFloatBitWidth();
-  if (width >= 64)
-    return llvm::Error::success();
-  int64_t lo = width == 1 ? 0 : -(int64_t(1) << (width - 1));
-  int64_t hi = width == 1 ? 1 : (int64_t(1) << (width - 1)) - 1;
-  if (v < lo || v > hi)
-    return fail(formatv("i{2} overflow: {0} gives {1}{3}{4}",
-                        op->getName().getStringRef(), v, width,
-                        locationOf(op), ev.overflowSuffix()));
-  return llvm::Error::success();
-}
-
-/// Interprets one body at one point.
+/// Interprets one body at one point. Handlers return failure() after
+/// recording the reason in `error`.
 class Interpreter {
 public:
   Interpreter(Evaluator &ev, const Point &p) : ev(ev), p(p) {}
 
+  /// Why the last failure() happened.
+  std::string error;
+
   /// Runs `block`, returning the operands of its terminator.
-  llvm::Error runBlock(Block &block, SmallVectorImpl<int64_t> &yielded) {
+  LogicalResult runBlock(Block &block, SmallVectorImpl<int64_t> &yielded) {
     for (Operation &op : block) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
         for (Value v : op.getOperands())
           yielded.push_back(values.lookup(v));
-        return llvm::Error::success();
+        return success();
       }
-      if (llvm::Error err = runOp(&op))
-        return err;
+      if (failed(runOp(&op)))
+        return failure();
     }
     return fail("formula block has no terminator");
   }
 
 private:
+  LogicalResult fail(const llvm::Twine &msg) {
+    error = msg.str();
+    return failure();
+  }
+
+  /// Fails unless `v` is representable in integer type `type`.
+  LogicalResult checkFits(Operation *op, int64_t v, Type type) {
+    unsigned width = type.getIntOrFloatBitWidth();
+    if (width >= 64)
+      return success();
+    int64_t lo = width == 1 ? 0 : -(int64_t(1) << (width - 1));
+    int64_t hi = width == 1 ? 1 : (int64_t(1) << (width - 1)) - 1;
+    if (v < lo || v > hi)
+      return fail(formatv("i{2} overflow: {0} gives {1}{3}{4}",
+                          op->getName().getStringRef(), v, width,
+                          locationOf(op), ev.overflowSuffix()));
+    return success();
+  }
+
   int64_t in(Operation *op, unsigned i) {
     return values.lookup(op->getOperand(i));
   }
 
   /// Records `v` as the single result of `op`, checking it fits.
-  llvm::Error set(Operation *op, int64_t v) {
-    if (llvm::Error err = checkFits(ev, op, v, op->getResult(0).getType()))
-      return err;
+  LogicalResult set(Operation *op, int64_t v) {
+    if (failed(checkFits(op, v, op->getResult(0).getType())))
+      return failure();
     values[op->getResult(0)] = v;
-    return llvm::Error::success();
+    return success();
   }
 
-  llvm::Error runOp(Operation *op) {
-    return llvm::TypeSwitch<Operation *, llvm::Error>(op)
+  LogicalResult runOp(Operation *op) {
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
         .Case<arith::ConstantOp>([&](auto c) {
           APInt bits = cast<IntegerAttr>(c.getValue()).getValue();
           return set(op, bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
@@ -120,7 +125,7 @@ private:
         .Default([&](Operation *other) { return runIMeta(other); });
   }
 
-  llvm::Error overflowing(Operation *op) {
+  LogicalResult overflowing(Operation *op) {
     int64_t a = in(op, 0), b = in(op, 1), r;
     bool over = isa<arith::AddIOp>(op)   ? __builtin_add_overflow(a, b, &r)
                 : isa<arith::SubIOp>(op) ? __builtin_sub_overflow(a, b, &r)
@@ -132,7 +137,7 @@ private:
     return set(op, r);
   }
 
-  llvm::Error dividing(Operation *op) {
+  LogicalResult dividing(Operation *op) {
     int64_t a = in(op, 0), b = in(op, 1);
     if (b == 0)
       return fail(formatv("division by zero: {0}{1}",
@@ -151,7 +156,7 @@ private:
     return set(op, q);
   }
 
-  llvm::Error compare(arith::CmpIOp cmp) {
+  LogicalResult compare(arith::CmpIOp cmp) {
     int64_t a = in(cmp, 0), b = in(cmp, 1);
     unsigned w = cmp.getLhs().getType().getIntOrFloatBitWidth();
     uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
@@ -172,15 +177,14 @@ private:
     return set(cmp, r);
   }
 
-  llvm::Error runIf(scf::IfOp ifOp) {
+  LogicalResult runIf(scf::IfOp ifOp) {
     Region &region = in(ifOp, 0) ? ifOp.getThenRegion() : ifOp.getElseRegion();
     SmallVector<int64_t, 4> yielded;
-    if (!region.empty())
-      if (llvm::Error err = runBlock(region.front(), yielded))
-        return err;
+    if (!region.empty() && failed(runBlock(region.front(), yielded)))
+      return failure();
     for (auto [res, v] : llvm::zip(ifOp.getResults(), yielded))
       values[res] = v;
-    return llvm::Error::success();
+    return success();
   }
 
   /// The bucket in which to read `def`: ours if it is bucketed, else none.
@@ -190,8 +194,8 @@ private:
     return ev.getBatch().sequences[p.seq].lists.find(sym.getValue())->second;
   }
 
-  llvm::Error runIMeta(Operation *op) {
-    return llvm::TypeSwitch<Operation *, llvm::Error>(op)
+  LogicalResult runIMeta(Operation *op) {
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
         .Case<SeqIndexOp>([&](auto) { return set(op, p.seq); })
         .Case<RowIndexOp>([&](auto) { return set(op, p.row); })
         .Case<RowOp>([&](auto) { return set(op, p.globalRow); })
@@ -208,7 +212,7 @@ private:
         .Case<LengthOp>([&](auto l) {
           return set(op, int64_t(list(l.getInputAttr()).size()));
         })
-        .Case<LoadOp>([&](auto l) -> llvm::Error {
+        .Case<LoadOp>([&](auto l) -> LogicalResult {
           const std::vector<int64_t> &xs = list(l.getInputAttr());
           int64_t idx = in(op, 0);
           if (idx < 0 || idx >= int64_t(xs.size()))
@@ -217,11 +221,11 @@ private:
                                 idx, l.getInput(), xs.size(), locationOf(op)));
           return set(op, xs[idx]);
         })
-        .Case<GetOp>([&](auto g) -> llvm::Error {
+        .Case<GetOp>([&](auto g) -> LogicalResult {
           Operation *def = ev.lookup(g.getFieldAttr());
           auto value = ev.evaluate(def, bucketOf(def));
           if (!value)
-            return value.takeError();
+            return fail(llvm::toString(value.takeError()));
           int64_t at = 0;
           if ((*value)->domain == Domain::seq)
             at = p.seq;
@@ -229,12 +233,12 @@ private:
             at = p.globalRow;
           return set(op, (*value)->data[at]);
         })
-        .Case<PrefixAtOp, PrefixTotalOp>([&](auto) -> llvm::Error {
+        .Case<PrefixAtOp, PrefixTotalOp>([&](auto) -> LogicalResult {
           Operation *def =
               ev.lookup(op->getAttrOfType<FlatSymbolRefAttr>("prefix"));
           auto value = ev.evaluate(def, bucketOf(def));
           if (!value)
-            return value.takeError();
+            return fail(llvm::toString(value.takeError()));
           const std::vector<int64_t> &sums = (*value)->data;
           int64_t idx = isa<PrefixAtOp>(op) ? in(op, 0)
                                             : int64_t(sums.size()) - 1;
@@ -247,7 +251,7 @@ private:
                                 sums.size(), locationOf(op)));
           return set(op, sums[idx]);
         })
-        .Case<RatioMinOp>([&](auto r) -> llvm::Error {
+        .Case<RatioMinOp>([&](auto r) -> LogicalResult {
           llvm::ArrayRef<int64_t> set_ = ev.ratios(r.getSetAttr());
           if (set_.empty())
             return fail(formatv("ratio set '{0}' is empty{1}", r.getSet(),
@@ -273,5 +277,7 @@ private:
 llvm::Error imeta::runFormula(Evaluator &ev, Region &body, const Point &point,
                               SmallVectorImpl<int64_t> &out) {
   Interpreter interp(ev, point);
-  return interp.runBlock(body.front(), out);
+  if (succeeded(interp.runBlock(body.front(), out)))
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), interp.error);
 }

@@ -188,7 +188,7 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.config @n : i32
-  // expected-error @below {{@n is not field}}
+  // expected-error @below {{@n is not a field}}
   imeta.field @f rows(@n) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -725,5 +725,42 @@ imeta.spec @s {
     %c = arith.constant 0 : i32
     %ok = arith.cmpi eq, %q, %c : i32
     imeta.yield %ok : i1
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{@f is not a path}}
+  imeta.path @p target(cpu) extends @f {
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @g seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f scalar {
+    // expected-error @below {{@g is not a prefix sum}}
+    %x = imeta.prefix_total @g : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @c : i32
+  imeta.field @f seq {
+    // expected-error @below {{@c is not an input}}
+    %x = imeta.get_input @c : i32
+    imeta.yield %x : i32
   }
 }

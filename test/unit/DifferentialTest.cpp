@@ -25,7 +25,7 @@ using namespace imeta;
 
 namespace {
 
-constexpr int kSeeds = 300;
+constexpr int kSeeds = 2000;
 
 /// Parses the shipped spec once for all tests.
 class DeepInferV4 : public ::testing::Test {

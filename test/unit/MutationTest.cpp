@@ -1,0 +1,113 @@
+//===- MutationTest.cpp - broken batches get errors, never crashes --------===//
+//
+// Takes valid random batches, breaks them at random (wrong types, missing
+// and unknown keys, negative, zero and huge values, empty lists) and runs
+// them through parsing, rules and evaluation on every path. Each must end
+// in a result or an error message; build with -DIMETA_SANITIZE=ON to have
+// ASan/UBSan check that nothing in between reads out of bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RandomBatch.h"
+
+#include "dialect/IMetaDialect.h"
+#include "dialect/IMetaOps.h"
+#include "lib/Eval/Batch.h"
+#include "lib/Eval/Evaluator.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <regex>
+
+using namespace imeta;
+
+namespace {
+
+/// A replacement value for a mutated key.
+llvm::json::Value randomValue(std::mt19937_64 &rng) {
+  switch (rng() % 9) {
+  case 0: return -1;
+  case 1: return 0;
+  case 2: return int64_t(2147483647);
+  case 3: return int64_t(1) << 40;
+  case 4: return "x";
+  case 5: return true;
+  case 6: return llvm::json::Array{};
+  case 7: return llvm::json::Array{-5, 3};
+  default: return int64_t(rng() % 100000);
+  }
+}
+
+/// Mutates one key of the config or of one sequence (or the sequence list).
+void mutate(llvm::json::Object &root, std::mt19937_64 &rng) {
+  llvm::json::Object *target = root.getObject("config");
+  llvm::json::Array *seqs = root.getArray("sequences");
+  if (rng() % 10 == 0) {
+    seqs->clear();
+    return;
+  }
+  if (rng() % 2 && !seqs->empty())
+    target = (*seqs)[rng() % seqs->size()].getAsObject();
+  std::vector<std::string> keys;
+  for (auto &kv : *target)
+    keys.push_back(kv.first.str());
+  keys.push_back("unknown_key");
+  std::string key = keys[rng() % keys.size()];
+  if (rng() % 4 == 0)
+    target->erase(key);
+  else
+    (*target)[key] = randomValue(rng);
+}
+
+TEST(BrokenBatches, GetAnErrorOrAResultNeverACrash) {
+  mlir::DialectRegistry registry;
+  registerSpecDialects(registry);
+  mlir::MLIRContext context(registry);
+  auto module = mlir::parseSourceFile<mlir::ModuleOp>(
+      IMETA_SPEC_DIR "/deepinfer_v4.mlir", &context);
+  ASSERT_TRUE(module);
+  SpecOp spec = *module->getOps<SpecOp>().begin();
+
+  int rejected = 0, accepted = 0;
+  for (uint64_t seed = 0; seed < 1500; ++seed) {
+    std::mt19937_64 rng(seed);
+    auto kind = seed % 2 ? ref::PathKind::Decode : ref::PathKind::Prompt;
+    llvm::json::Value json = ref::toJson(ref::randomBatch(kind, seed));
+    for (int m = 0, n = 1 + rng() % 3; m < n; ++m)
+      mutate(*json.getAsObject(), rng);
+    llvm::Expected<Batch> batch = parseBatch(spec, json);
+    if (!batch) {
+      EXPECT_FALSE(llvm::toString(batch.takeError()).empty());
+      ++rejected;
+      continue;
+    }
+    for (auto path : spec.getBody().front().getOps<PathOp>()) {
+      Evaluator ev(spec, *batch);
+      if (llvm::Error err = ev.checkRules(path)) {
+        std::string msg = llvm::toString(std::move(err));
+        // A broken rule names itself ("R3: ...").
+        EXPECT_TRUE(std::regex_search(msg, std::regex("(^|: )R[0-9]+: ")))
+            << msg;
+        ++rejected;
+        continue;
+      }
+      auto outputs = ev.evaluatePath(path);
+      if (!outputs) {
+        EXPECT_FALSE(llvm::toString(outputs.takeError()).empty());
+        ++rejected;
+      } else {
+        ++accepted;
+      }
+    }
+  }
+  // Both outcomes occur: the mutations are neither all fatal nor all benign.
+  EXPECT_GT(rejected, 100);
+  EXPECT_GT(accepted, 100);
+}
+
+} // namespace
