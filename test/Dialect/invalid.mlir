@@ -764,3 +764,12 @@ imeta.spec @s {
     imeta.yield %x : i32
   }
 }
+
+// -----
+
+imeta.spec @s {
+  // expected-note @below {{see existing symbol definition here}}
+  imeta.config @c : i32
+  // expected-error @below {{redefinition of symbol named 'c'}}
+  imeta.input @c : i32
+}
