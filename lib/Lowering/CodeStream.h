@@ -1,0 +1,53 @@
+//===- CodeStream.h - an indented output stream for emitters ----*- C++ -*-===//
+
+#ifndef IMETA_LOWERING_CODESTREAM_H
+#define IMETA_LOWERING_CODESTREAM_H
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace imeta {
+
+/// Writes lines at the current indentation; `{`/`}` blocks via Scope.
+class CodeStream {
+public:
+  explicit CodeStream(llvm::raw_ostream &os) : os(os) {}
+
+  /// Writes one line at the current indentation, verbatim.
+  void line(llvm::StringRef text) { os.indent(indent * 2) << text << "\n"; }
+  /// Writes one formatted line (llvm::formatv; a literal brace is `{{`).
+  template <typename T, typename... Ts>
+  void line(const char *fmt, T &&arg, Ts &&...args) {
+    os.indent(indent * 2) << llvm::formatv(fmt, std::forward<T>(arg),
+                                           std::forward<Ts>(args)...)
+                          << "\n";
+  }
+  void blank() { os << "\n"; }
+  void raw(llvm::StringRef text) { os << text; }
+
+  /// Opens `head {` and closes `}` (plus `tail`) at the end of the scope.
+  class Scope {
+  public:
+    Scope(CodeStream &cs, const std::string &head, std::string tail = "")
+        : cs(cs), tail(std::move(tail)) {
+      cs.line("{0} {{", head);
+      ++cs.indent;
+    }
+    ~Scope() {
+      --cs.indent;
+      cs.line("}{0}", tail);
+    }
+
+  private:
+    CodeStream &cs;
+    std::string tail;
+  };
+
+private:
+  llvm::raw_ostream &os;
+  unsigned indent = 0;
+};
+
+} // namespace imeta
+
+#endif // IMETA_LOWERING_CODESTREAM_H

@@ -1,0 +1,27 @@
+//===- CppEmitter.h - a spec as C++ (and CUDA) source files -----*- C++ -*-===//
+
+#ifndef IMETA_LOWERING_CPPEMITTER_H
+#define IMETA_LOWERING_CPPEMITTER_H
+
+#include "dialect/IMetaOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace imeta {
+
+/// The files generated for one spec.
+struct GeneratedFiles {
+  std::string baseName; ///< e.g. "deepinfer_v4"
+  std::string header;   ///< <base>.h: the public API
+  std::string impl;     ///< <base>_impl.h: contexts and fill functions,
+                        ///< shared by the .cpp and the .cu
+  std::string source;   ///< <base>.cpp: host stage and CPU entry points
+};
+
+/// Generates the C++ of every path of `spec`. Unsupported constructs get a
+/// located error.
+mlir::FailureOr<GeneratedFiles> emitSpec(SpecOp spec);
+
+} // namespace imeta
+
+#endif // IMETA_LOWERING_CPPEMITTER_H

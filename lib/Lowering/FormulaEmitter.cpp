@@ -1,0 +1,359 @@
+//===- FormulaEmitter.cpp - a field or rule body as C++ -------------------===//
+
+#include "lib/Lowering/FormulaEmitter.h"
+#include "dialect/IMetaSymbols.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace imeta;
+using llvm::formatv;
+
+unsigned EmitterState::site(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+       << loc.getColumn() << " ";
+  os << op->getName().getStringRef();
+  sites.push_back(text);
+  return sites.size() - 1;
+}
+
+unsigned EmitterState::owner(StringRef name) {
+  owners.push_back(name.str());
+  return owners.size() - 1;
+}
+
+unsigned EmitterState::setId(FlatSymbolRefAttr set) {
+  auto it = llvm::find(ratioSets, set);
+  if (it != ratioSets.end())
+    return it - ratioSets.begin();
+  ratioSets.push_back(set);
+  return ratioSets.size() - 1;
+}
+
+std::string imeta::bucketIndex(EmitterState &st, const FormulaScope &scope,
+                               FlatSymbolRefAttr of) {
+  if (!of)
+    return "0";
+  if (of == scope.ratios)
+    return scope.bucket;
+  return formatv("c.map[{0}][{1}][{2}]", st.setId(scope.ratios), st.setId(of),
+                 scope.bucket)
+      .str();
+}
+
+namespace {
+/// Prints one body; one method per op family.
+class Printer {
+public:
+  Printer(CodeStream &cs, EmitterState &st, const FormulaScope &scope)
+      : cs(cs), st(st), s(scope) {}
+
+  LogicalResult block(Block &block, SmallVectorImpl<std::string> &yielded) {
+    for (Operation &op : block) {
+      if (op.hasTrait<OpTrait::IsTerminator>()) {
+        for (Value v : op.getOperands())
+          yielded.push_back(names.lookup(v));
+        return success();
+      }
+      if (failed(emit(&op)))
+        return failure();
+    }
+    return success();
+  }
+
+private:
+  std::string fresh() { return formatv("t{0}", st.nextTemp++).str(); }
+  std::string in(Operation *op, unsigned i) {
+    return names.lookup(op->getOperand(i));
+  }
+  std::string fail(StringRef kind, Operation *op, StringRef value) {
+    return formatv("return imeta_fail(c.err, {0}, {1}, {2}, {3}, {4}, {5});",
+                   kind, st.site(op), s.ownerId, s.seq, s.globalRow, value)
+        .str();
+  }
+  /// Declares the result of `op` as `expr`.
+  std::string define(Operation *op, const std::string &expr) {
+    std::string name = fresh();
+    cs.line("const int64_t {0} = {1};", name, expr);
+    names[op->getResult(0)] = name;
+    return name;
+  }
+  /// Guards that `name` fits the result type of `op`.
+  void checkFits(Operation *op, const std::string &name) {
+    unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
+    if (w == 32)
+      cs.line("if (!imeta_fits32({0})) {1}", name,
+              fail("kOverflow", op, name));
+    else if (w == 1)
+      cs.line("if ({0} != 0 && {0} != 1) {1}", name,
+              fail("kOverflow", op, name));
+  }
+
+  LogicalResult emit(Operation *op) {
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+        .Case<arith::ConstantOp>([&](auto c) {
+          APInt bits = cast<IntegerAttr>(c.getValue()).getValue();
+          int64_t v = bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
+                                              : bits.getSExtValue();
+          define(op, v == INT64_MIN ? "INT64_MIN"
+                                    : formatv("INT64_C({0})", v).str());
+          return success();
+        })
+        .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
+            [&](auto) { return arithmetic(op); })
+        .Case<arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+              arith::RemSIOp>([&](auto) { return division(op); })
+        .Case<arith::MinSIOp>([&](auto) {
+          define(op, formatv("({0} < {1} ? {0} : {1})", in(op, 0), in(op, 1)));
+          return success();
+        })
+        .Case<arith::MaxSIOp>([&](auto) {
+          define(op, formatv("({0} > {1} ? {0} : {1})", in(op, 0), in(op, 1)));
+          return success();
+        })
+        .Case<arith::AndIOp>([&](auto) {
+          define(op, formatv("({0} & {1})", in(op, 0), in(op, 1)));
+          return success();
+        })
+        .Case<arith::OrIOp>([&](auto) {
+          define(op, formatv("({0} | {1})", in(op, 0), in(op, 1)));
+          return success();
+        })
+        .Case<arith::XOrIOp>([&](auto) {
+          define(op, formatv("({0} ^ {1})", in(op, 0), in(op, 1)));
+          return success();
+        })
+        .Case<arith::CmpIOp>([&](auto cmp) { return compare(cmp); })
+        .Case<arith::SelectOp>([&](auto) {
+          define(op, formatv("({0} ? {1} : {2})", in(op, 0), in(op, 1),
+                             in(op, 2)));
+          return success();
+        })
+        .Case<arith::ExtSIOp>([&](auto ext) {
+          bool fromBool = ext.getIn().getType().isInteger(1);
+          define(op, fromBool ? "-" + in(op, 0) : in(op, 0));
+          return success();
+        })
+        .Case<arith::ExtUIOp>([&](auto ext) {
+          unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
+          define(op, w == 32 ? formatv("int64_t(uint32_t({0}))", in(op, 0)).str()
+                             : in(op, 0));
+          return success();
+        })
+        .Case<arith::TruncIOp>([&](auto) {
+          checkFits(op, define(op, in(op, 0)));
+          return success();
+        })
+        .Case<scf::IfOp>([&](auto ifOp) { return ifElse(ifOp); })
+        .Default([&](Operation *other) { return imetaOp(other); });
+  }
+
+  LogicalResult arithmetic(Operation *op) {
+    const char *sym = isa<arith::AddIOp>(op)   ? "+"
+                      : isa<arith::SubIOp>(op) ? "-"
+                                               : "*";
+    unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
+    if (w < 64) {
+      // Operands fit 32 bits, so the 64-bit result is exact.
+      std::string name =
+          define(op, formatv("{0} {1} {2}", in(op, 0), sym, in(op, 1)));
+      checkFits(op, name);
+      return success();
+    }
+    std::string name = fresh();
+    const char *builtin = isa<arith::AddIOp>(op)   ? "__builtin_add_overflow"
+                          : isa<arith::SubIOp>(op) ? "__builtin_sub_overflow"
+                                                   : "__builtin_mul_overflow";
+    cs.line("int64_t {0};", name);
+    cs.line("if ({0}({1}, {2}, &{3})) {4}", builtin, in(op, 0), in(op, 1),
+            name, fail("kOverflow", op, "0"));
+    names[op->getResult(0)] = name;
+    return success();
+  }
+
+  LogicalResult division(Operation *op) {
+    std::string a = in(op, 0), b = in(op, 1);
+    cs.line("if ({0} == 0) {1}", b, fail("kDivZero", op, a));
+    cs.line("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
+            fail("kOverflow", op, a));
+    std::string expr;
+    if (isa<arith::DivSIOp>(op))
+      expr = formatv("{0} / {1}", a, b);
+    else if (isa<arith::RemSIOp>(op))
+      expr = formatv("{0} % {1}", a, b);
+    else if (isa<arith::FloorDivSIOp>(op))
+      expr = formatv("imeta_floordiv({0}, {1})", a, b);
+    else
+      expr = formatv("imeta_ceildiv({0}, {1})", a, b);
+    checkFits(op, define(op, expr));
+    return success();
+  }
+
+  LogicalResult compare(arith::CmpIOp cmp) {
+    std::string a = in(cmp, 0), b = in(cmp, 1);
+    unsigned w = cmp.getLhs().getType().getIntOrFloatBitWidth();
+    auto u = [&](const std::string &x) {
+      return w >= 64 ? formatv("uint64_t({0})", x).str()
+                     : formatv("(uint64_t({0}) & UINT64_C({1}))", x,
+                               (uint64_t(1) << w) - 1)
+                           .str();
+    };
+    std::string expr;
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::eq: expr = a + " == " + b; break;
+    case arith::CmpIPredicate::ne: expr = a + " != " + b; break;
+    case arith::CmpIPredicate::slt: expr = a + " < " + b; break;
+    case arith::CmpIPredicate::sle: expr = a + " <= " + b; break;
+    case arith::CmpIPredicate::sgt: expr = a + " > " + b; break;
+    case arith::CmpIPredicate::sge: expr = a + " >= " + b; break;
+    case arith::CmpIPredicate::ult: expr = u(a) + " < " + u(b); break;
+    case arith::CmpIPredicate::ule: expr = u(a) + " <= " + u(b); break;
+    case arith::CmpIPredicate::ugt: expr = u(a) + " > " + u(b); break;
+    case arith::CmpIPredicate::uge: expr = u(a) + " >= " + u(b); break;
+    }
+    define(cmp, "int64_t(" + expr + ")");
+    return success();
+  }
+
+  LogicalResult ifElse(scf::IfOp ifOp) {
+    SmallVector<std::string> results;
+    for (Value r : ifOp.getResults()) {
+      results.push_back(fresh());
+      names[r] = results.back();
+      cs.line("int64_t {0} = 0;", results.back());
+    }
+    auto branch = [&](Region &region) -> LogicalResult {
+      if (region.empty())
+        return success();
+      SmallVector<std::string> yielded;
+      if (failed(block(region.front(), yielded)))
+        return failure();
+      for (auto [dst, src] : llvm::zip(results, yielded))
+        cs.line("{0} = {1};", dst, src);
+      return success();
+    };
+    {
+      CodeStream::Scope then(cs, formatv("if ({0})", in(ifOp, 0)).str());
+      if (failed(branch(ifOp.getThenRegion())))
+        return failure();
+    }
+    if (!ifOp.getElseRegion().empty()) {
+      CodeStream::Scope otherwise(cs, "else");
+      if (failed(branch(ifOp.getElseRegion())))
+        return failure();
+    }
+    return success();
+  }
+
+  /// Reads a host-stage array of `def` (seq field, scalar field or sum).
+  std::string hostValue(Operation *def, const std::string &index) {
+    return formatv("c.h_{0}[{1}]", SymbolTable::getSymbolName(def).getValue(),
+                   index)
+        .str();
+  }
+
+  LogicalResult imetaOp(Operation *op) {
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+        .Case<SeqIndexOp>([&](auto) { return alias(op, s.seq); })
+        .Case<RowIndexOp>([&](auto) { return alias(op, s.row); })
+        .Case<RowOp>([&](auto) { return alias(op, s.globalRow); })
+        .Case<ColIndexOp>([&](auto) { return alias(op, s.col); })
+        .Case<RatioOp>([&](auto) { return alias(op, s.ratio); })
+        .Case<NumSeqsOp>([&](auto) { return alias(op, "c.num_seqs"); })
+        .Case<GetConfigOp>([&](auto g) {
+          return alias(op, "c.cfg_" + g.getParam().str());
+        })
+        .Case<GetInputOp>([&](auto g) {
+          define(op, formatv("int64_t(c.in_{0}[{1}])", g.getInput(), s.seq));
+          return success();
+        })
+        .Case<LengthOp>([&](auto l) {
+          define(op, formatv("c.in_{0}_off[{1} + 1] - c.in_{0}_off[{1}]",
+                             l.getInput(), s.seq));
+          return success();
+        })
+        .Case<LoadOp>([&](auto l) {
+          std::string idx = in(op, 0);
+          cs.line("if ({0} < 0 || {0} >= c.in_{1}_off[{2} + 1] - "
+                  "c.in_{1}_off[{2}]) {3}",
+                  idx, l.getInput(), s.seq, fail("kOutOfRange", op, idx));
+          define(op, formatv("int64_t(c.in_{0}[c.in_{0}_off[{1}] + {2}])",
+                             l.getInput(), s.seq, idx));
+          return success();
+        })
+        .Case<GetOp>([&](auto g) {
+          auto field = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
+          std::string idx = bucketIndex(st, s, field.getRatiosAttr());
+          switch (field.getDomain()) {
+          case Domain::scalar:
+            return alias(op, hostValue(field, idx));
+          case Domain::seq:
+            return alias(op, hostValue(field, idx + " * c.num_seqs + " + s.seq));
+          case Domain::rows:
+            return alias(op, s.rowsLocal(field, idx));
+          }
+          return failure();
+        })
+        .Case<PrefixAtOp>([&](auto at) {
+          auto sum = lookupSpecSymbol<PrefixSumOp>(at, at.getPrefixAttr());
+          std::string len = length(sum);
+          std::string idx = in(op, 0);
+          cs.line("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
+                  fail("kOutOfRange", op, idx));
+          std::string b = bucketIndex(st, s, getRatios(sum));
+          define(op, hostValue(sum, b + " * " + len + " + " + idx));
+          return success();
+        })
+        .Case<PrefixTotalOp>([&](auto total) {
+          auto sum = lookupSpecSymbol<PrefixSumOp>(total, total.getPrefixAttr());
+          std::string len = length(sum);
+          std::string b = bucketIndex(st, s, getRatios(sum));
+          define(op, formatv("({0} > 0 ? {1} : 0)", len,
+                             hostValue(sum, formatv("{0} * {1} + {1} - 1", b,
+                                                    len))));
+          return success();
+        })
+        .Case<RatioMinOp>([&](auto m) {
+          unsigned id = st.setId(m.getSetAttr());
+          cs.line("if (c.num_set[{0}] == 0) {1}", id,
+                  fail("kEmptySet", op, "0"));
+          define(op, formatv("int64_t(c.set[{0}][0])", id));
+          return success();
+        })
+        .Case<RatioCountOp>([&](auto m) {
+          define(op,
+                 formatv("int64_t(c.num_set[{0}])", st.setId(m.getSetAttr())));
+          return success();
+        })
+        .Default([&](Operation *other) {
+          return other->emitOpError("cannot be emitted as C++");
+        });
+  }
+
+  std::string length(PrefixSumOp sum) {
+    return sum.getConvention() == Convention::exclusive ? "(c.num_seqs + 1)"
+                                                        : "c.num_seqs";
+  }
+
+  LogicalResult alias(Operation *op, const std::string &expr) {
+    define(op, expr);
+    return success();
+  }
+
+  CodeStream &cs;
+  EmitterState &st;
+  const FormulaScope &s;
+  DenseMap<Value, std::string> names;
+};
+} // namespace
+
+LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st,
+                                 Region &body, const FormulaScope &scope,
+                                 SmallVectorImpl<std::string> &results) {
+  Printer printer(cs, st, scope);
+  return printer.block(body.front(), results);
+}

@@ -1,0 +1,65 @@
+//===- PathPlan.h - the schedule of a path's generated code -----*- C++ -*-===//
+//
+// What the emitters print, decided once: which fields a path needs, the
+// host stage (rules, scalar and per-sequence fields, prefix sums, in
+// dependency order: the light first pass that sizes every data-dependent
+// field) and the fill stage (one fused loop nest per row space: for each
+// sequence, for each row, every rows field of that space in dependency
+// order, so a field read by others - pos, s, a block-table slot - is
+// computed once per point).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_PATHPLAN_H
+#define IMETA_LOWERING_PATHPLAN_H
+
+#include "dialect/IMetaOps.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <string>
+#include <vector>
+
+namespace imeta {
+
+/// A host-stage step: compute a field/prefix sum, or check a rule.
+struct HostStep {
+  mlir::Operation *op; ///< FieldOp (scalar/seq), PrefixSumOp or RequireOp
+};
+
+/// The rows fields sharing one row count, filled in one loop nest.
+struct RowSpace {
+  FieldOp count;                       ///< the per-sequence row count
+  std::vector<FieldOp> fields;         ///< in dependency order
+};
+
+/// One output of a path with everything an emitter needs to lay it out.
+struct PlannedOutput {
+  std::string name;              ///< output name, without `.n`
+  mlir::Operation *def;          ///< FieldOp or PrefixSumOp
+  mlir::FlatSymbolRefAttr ratios; ///< bucketing (null if none)
+  unsigned width = 1;            ///< values per row (columns for `cols`)
+  bool isBool = false;
+};
+
+/// The generated code's schedule for one path.
+struct PathPlan {
+  PathOp path;
+  std::vector<HostStep> host;        ///< rules and host fields, in order
+  std::vector<RowSpace> rowSpaces;   ///< fill stage, in dependency order
+  std::vector<PlannedOutput> outputs;
+  /// Every field and prefix sum the path reads, in dependency order.
+  llvm::SetVector<mlir::Operation *> needed;
+  /// Ratio sets used by the path (for buckets and bucket maps).
+  llvm::SetVector<mlir::Attribute> ratioSets;
+};
+
+/// Builds the plan of a verified path.
+PathPlan planPath(PathOp path);
+
+/// The symbols a field, prefix sum or rule reads (fields and sums only).
+llvm::SmallVector<mlir::Operation *> fieldDependencies(mlir::Operation *op);
+
+} // namespace imeta
+
+#endif // IMETA_LOWERING_PATHPLAN_H
