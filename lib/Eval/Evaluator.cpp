@@ -91,6 +91,7 @@ llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
                           i, acc, overflowSuffix()));
     out.data.push_back(acc);
   }
+  out.points = out.data.size();
   return llvm::Error::success();
 }
 
@@ -119,6 +120,7 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
   }
   SmallVector<int64_t, 4> values;
   auto runAt = [&](Point p) -> llvm::Error {
+    ++out.points;
     if (!field.getCols()) {
       values.clear();
       if (llvm::Error err = runFormula(*this, body, p, values))

@@ -28,7 +28,8 @@ struct FieldValue {
   bool isBool = false; ///< an i1 field, printed as true/false
   bool isPrefix = false;
   std::vector<int64_t> data; ///< row-major, `width` values per point
-  size_t numPoints() const { return width ? data.size() / width : 0; }
+  size_t points = 0;         ///< rows (a `cols` field may have width 0)
+  size_t numPoints() const { return points; }
 };
 
 /// One output of a path: its name (with `.n` for a ratio bucket) and value.
