@@ -498,14 +498,20 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   //===--------------------------------------------------------------------===//
   // Decode (decode: CPU routine; decode_zos: GPU kernel, same fields)
   //===--------------------------------------------------------------------===//
+  // The last confirmed token, token_ids[s]: read once per sequence, so the
+  // per-row code never needs the whole token history.
+  imeta.field @last_token seq {
+    %s = imeta.get @query_start : i32
+    %tok = imeta.load @token_ids[%s] : i32
+    imeta.yield %tok : i32
+  }
   // j = 0: the last confirmed token; j >= 1: draft j - 1.
   imeta.field @decode_input_ids rows(@q) {
     %j = imeta.row_index : i32
     %c0 = arith.constant 0 : i32
     %first = arith.cmpi eq, %j, %c0 : i32
     %t = scf.if %first -> (i32) {
-      %s = imeta.get @query_start : i32
-      %tok = imeta.load @token_ids[%s] : i32
+      %tok = imeta.get @last_token : i32
       scf.yield %tok : i32
     } else {
       %c1 = arith.constant 1 : i32

@@ -260,6 +260,8 @@ private:
     cs.line("#include \"{0}.h\"", base());
     cs.blank();
     cs.line("#include <cstdint>");
+    cs.line("#include <memory>");
+    cs.line("#include <vector>");
     cs.blank();
     cs.line("#ifdef __CUDACC__");
     cs.line("#define IMETA_HD __host__ __device__");
@@ -374,6 +376,38 @@ IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,
         cs.line("int64_t o_{0}_width;", out.name);
       }
     }
+    cs.blank();
+    {
+      cs.line("/// Host-side state of path `{0}`: the context and the arrays "
+              "it points to.",
+              plan.path.getSymName());
+      CodeStream::Scope s(cs, formatv("struct {0}_host", plan.path.getSymName())
+                                  .str(),
+                          ";");
+      cs.line("{0} c{{};", ctxName(plan));
+      cs.line("ErrorRecord err{};");
+      for (Operation *op : plan.needed)
+        if (!isa<FieldOp>(op) || cast<FieldOp>(op).getDomain() != Domain::rows)
+          cs.line("std::vector<int64_t> h_{0};", symName(op));
+      for (RowSpace &space : plan.rowSpaces)
+        cs.line("std::vector<int64_t> rowstart_{0};", space.count.getSymName());
+      for (auto in : specBody().getOps<InputOp>()) {
+        if (!in.getOptional())
+          continue;
+        if (isa<ListType>(in.getType()))
+          cs.line("std::vector<int64_t> zero_{0};", in.getSymName());
+        else
+          cs.line("std::unique_ptr<{0}[]> zero_{1};",
+                  in.getType().isInteger(1) ? "bool" : "int32_t",
+                  in.getSymName());
+      }
+    }
+    cs.line("/// Checks, host stage and shapes of `{0}` (defined in the host "
+            "source).",
+            plan.path.getSymName());
+    cs.line("Status {0}_prepare(const Config &config, const Sequences &seqs, "
+            "{1} &out, bool fill, {0}_host &H);",
+            plan.path.getSymName(), buffersName(plan));
     cs.blank();
     for (RowSpace &space : plan.rowSpaces)
       if (failed(emitSpaceFill(cs, plan, space)))
@@ -669,19 +703,16 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
       std::string rule = ruleSuffix(in.getRule());
       if (in.getOptional()) {
         if (list) {
-          cs.line("static const int64_t kNoOffsets{0}[1] = {{0};", pascal(name));
-          cs.line("std::vector<int64_t> zero_{0};", name);
-          cs.line("if (!seqs.{0}_offsets) zero_{0}.assign(N + 1, 0);", name);
+          cs.line("if (!seqs.{0}_offsets) H.zero_{0}.assign(N + 1, 0);", name);
           cs.line("c.in_{0} = seqs.{0};", name);
           cs.line("c.in_{0}_off = seqs.{0}_offsets ? seqs.{0}_offsets : "
-                  "(N ? zero_{0}.data() : kNoOffsets{1});",
-                  name, pascal(name));
+                  "H.zero_{0}.data();",
+                  name);
         } else {
           const char *t = in.getType().isInteger(1) ? "bool" : "int32_t";
-          cs.line("std::unique_ptr<{0}[]> zero_{1};", t, name);
-          cs.line("if (!seqs.{0}) zero_{0}.reset(new {1}[N > 0 ? N : 1]());",
+          cs.line("if (!seqs.{0}) H.zero_{0}.reset(new {1}[N > 0 ? N : 1]());",
                   name, t);
-          cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : zero_{0}.get();", name);
+          cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : H.zero_{0}.get();", name);
         }
       } else {
         if (list)
@@ -745,11 +776,11 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
                                       numBuckets(src.getRatiosAttr()))
                                   .str());
       cs.line("int64_t acc = 0;");
-      cs.line("int64_t *out = h_{0}.data() + b * {1};", name, hostLength(sum));
+      cs.line("int64_t *out = H.h_{0}.data() + b * {1};", name, hostLength(sum));
       if (excl)
         cs.line("out[0] = 0;");
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-      cs.line("acc += h_{0}[b * N + i];", src.getSymName());
+      cs.line("acc += H.h_{0}[b * N + i];", src.getSymName());
       cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': sequence "
               "\" + std::to_string(i) + \": i32 overflow: the sum reaches \" + "
               "std::to_string(acc){1});",
@@ -816,7 +847,7 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
     SmallVector<std::string> results;
     {
       CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
-      cs.line("int64_t *slot = h_{0}.data() + b * {1}{2};", name,
+      cs.line("int64_t *slot = H.h_{0}.data() + b * {1}{2};", name,
               hostLength(field), perSeq ? " + i" : "");
       if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
         return failure();
@@ -861,7 +892,7 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
       FormulaScope scope;
       scope.ratios = field.getRatiosAttr();
       std::string cb = bucketIndex(st, scope, count.getRatiosAttr());
-      return formatv("rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(),
+      return formatv("H.rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(),
                      cb);
     }
     }
@@ -890,16 +921,19 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
     cs.line("};");
     cs.blank();
 
-    cs.line("/// Path `{0}`: checks, host stage and shapes; fills on the "
-            "CPU when `fill`.",
+    {
+    cs.line("/// Path `{0}`: input checks, host stage, shapes; with "
+            "`fill`, also the",
             path);
-    CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
+    cs.line("/// capacity of every buffer. Writes no output data.");
+    CodeStream::Scope fn(cs, formatv("Status detail::{0}_prepare(const Config "
                                      "&config, const Sequences &seqs, {1} "
-                                     "&out, bool fill)",
+                                     "&out, bool fill, {0}_host &H)",
                                      path, bufs)
                                  .str());
-    cs.line("{0} c{{};", ctx);
-    cs.line("ErrorRecord err{};");
+    cs.line("H = {0}_host{{};", path);
+    cs.line("{0} &c = H.c;", ctx);
+    cs.line("ErrorRecord &err = H.err;");
     cs.line("c.err = &err;");
     cs.line("if (Status s = setup_config(config, c); !s.ok) return s;");
     emitSetupInputs(cs);
@@ -908,9 +942,9 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
       if (isa<FieldOp>(op) && cast<FieldOp>(op).getDomain() == Domain::rows)
         continue;
       FlatSymbolRefAttr set = getRatios(op);
-      cs.line("std::vector<int64_t> h_{0}(size_t({1}) * {2});", symName(op),
+      cs.line("H.h_{0}.assign(size_t({1}) * {2}, 0);", symName(op),
               numBuckets(set), hostLength(op));
-      cs.line("c.h_{0} = h_{0}.data();", symName(op));
+      cs.line("c.h_{0} = H.h_{0}.data();", symName(op));
     }
     std::vector<std::string> ruleMessages;
     for (HostStep &step : plan.host)
@@ -921,16 +955,16 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
     for (RowSpace &space : plan.rowSpaces) {
       std::string name = space.count.getSymName().str();
       FlatSymbolRefAttr set = space.count.getRatiosAttr();
-      cs.line("std::vector<int64_t> rowstart_{0}(size_t({1}) * (N + 1));",
-              name, numBuckets(set));
-      cs.line("c.rowstart_{0} = rowstart_{0}.data();", name);
+      cs.line("H.rowstart_{0}.assign(size_t({1}) * (N + 1), 0);", name,
+              numBuckets(set));
+      cs.line("c.rowstart_{0} = H.rowstart_{0}.data();", name);
       CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
                                       numBuckets(set))
                                   .str());
       cs.line("int64_t acc = 0;");
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-      cs.line("rowstart_{0}[b * (N + 1) + i] = acc;", name);
-      cs.line("const int64_t rows = h_{0}[b * N + i];", name);
+      cs.line("H.rowstart_{0}[b * (N + 1) + i] = acc;", name);
+      cs.line("const int64_t rows = H.h_{0}[b * N + i];", name);
       cs.line("if (rows < 0) return failure(\"sequence \" + std::to_string(i) "
               "+ \": row count '{0}' is negative (\" + std::to_string(rows) + "
               "\")\");",
@@ -939,7 +973,7 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
       cs.line("if (!imeta_fits32(acc)) return failure(\"row count '{0}': "
               "more than 2^31 - 1 rows\");",
               name);
-      cs.line("rowstart_{0}[b * (N + 1) + N] = acc;", name);
+      cs.line("H.rowstart_{0}[b * (N + 1) + N] = acc;", name);
     }
 
     cs.line("// Shapes, then capacities: nothing is written unless every "
@@ -988,7 +1022,23 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
               po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
                         : "0");
     }
-    cs.line("if (!fill) return Status{};");
+    cs.line("(void)fill;");
+    cs.line("return Status{};");
+    }
+    cs.blank();
+    cs.line("/// Path `{0}` on the CPU: prepare, then write every output.", path);
+    CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
+                                     "&config, const Sequences &seqs, {1} "
+                                     "&out, bool fill)",
+                                     path, bufs)
+                                 .str());
+    cs.line("{0}_host H;", path);
+    cs.line("if (Status s = {0}_prepare(config, seqs, out, fill, H); !s.ok || "
+            "!fill) return s;",
+            path);
+    cs.line("{0} &c = H.c;", ctx);
+    cs.line("const int64_t N = c.num_seqs;");
+    cs.line("Buffer *buffers = out.begin();");
     cs.line("// Host-stage outputs.");
     for (auto [k, po] : llvm::enumerate(plan.outputs)) {
       auto field = dyn_cast<FieldOp>(po.def);
@@ -999,7 +1049,7 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
       cs.line("auto *dst = static_cast<{0} *>(buf.data);", elemType(po.isBool));
       CodeStream::Scope b(cs, "for (int32_t b = 0; b < buf.buckets; ++b)");
       cs.line("for (int64_t k = 0; k < buf.rows[b]; ++k) dst[b * "
-              "buf.bucket_stride + k] = {0}(h_{1}[b * {2} + k]);",
+              "buf.bucket_stride + k] = {0}(H.h_{1}[b * {2} + k]);",
               elemType(po.isBool), symName(po.def), hostLength(po.def));
     }
     cs.line("// Fill stage.");
@@ -1012,7 +1062,7 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
       cs.line("c.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
       cs.line("c.o_{0}_width = buffers[{1}].width;", po.name, k);
     }
-    cs.line("return fill_{0}_cpu(c) ? Status{{} : failure(describe(err));",
+    cs.line("return fill_{0}_cpu(c) ? Status{{} : failure(describe(H.err));",
             path);
     return success();
   }
