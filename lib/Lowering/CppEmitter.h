@@ -16,6 +16,9 @@ struct GeneratedFiles {
   std::string impl;     ///< <base>_impl.h: contexts and fill functions,
                         ///< shared by the .cpp and the .cu
   std::string source;   ///< <base>.cpp: host stage and CPU entry points
+  /// For specs with GPU paths: <base>_cuda.h (the GPU API) and <base>.cu
+  /// (one kernel per GPU path, staging); empty otherwise.
+  std::string cudaHeader, cudaSource;
 };
 
 /// Generates the C++ of every path of `spec`. Unsupported constructs get a

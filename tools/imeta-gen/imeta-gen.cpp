@@ -3,8 +3,10 @@
 //   imeta-gen SPEC -o DIR
 //
 // Writes DIR/<spec>.h (public API), DIR/<spec>_impl.h (contexts and fused
-// fill functions) and DIR/<spec>.cpp (host stage, CPU entry points). The
-// generated files build with a plain C++17 compiler, without LLVM.
+// fill functions), DIR/<spec>.cpp (host stage, CPU entry points) and, for a
+// spec with GPU paths, DIR/<spec>_cuda.h and DIR/<spec>.cu (staging, one
+// kernel per GPU path). They build with a plain C++17 compiler and nvcc,
+// without LLVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,6 +83,10 @@ int main(int argc, char **argv) {
   if (!write(at(base + ".h"), files->header) ||
       !write(at(base + "_impl.h"), files->impl) ||
       !write(at(base + ".cpp"), files->source))
+    return 1;
+  if (!files->cudaSource.empty() &&
+      (!write(at(base + "_cuda.h"), files->cudaHeader) ||
+       !write(at(base + ".cu"), files->cudaSource)))
     return 1;
   return 0;
 }
