@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RandomBatch.h"
+#include "RandomBatchJson.h"
 #include "ReferenceV4.h"
 
 #include "dialect/IMetaDialect.h"

@@ -8,8 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "RandomBatch.h"
+#include "RandomBatchJson.h"
 
-#include "deepinfer_v4.h"
+#include "GeneratedInputs.h"
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
@@ -29,61 +30,6 @@ namespace {
 
 constexpr int kSeeds = 1000;
 constexpr int32_t kPoison = -7777777;
-
-/// A batch in the generated code's input layout (structure of arrays).
-struct GeneratedInputs {
-  gen::Config config;
-  gen::Sequences seqs;
-  std::vector<int32_t> dense, sparse, q, k, state, valid;
-  std::vector<bool> placeholderBits;
-  std::unique_ptr<bool[]> placeholder;
-  std::vector<int32_t> blockTable, tokens, drafts;
-  std::vector<int64_t> blockOff{0}, tokenOff{0}, draftOff{0};
-
-  explicit GeneratedInputs(const ref::Batch &b) {
-    const ref::Config &c = b.config;
-    dense.assign(c.denseRatios.begin(), c.denseRatios.end());
-    sparse.assign(c.sparseRatios.begin(), c.sparseRatios.end());
-    config.block_size = c.blockSize;
-    config.window_size = c.windowSize;
-    config.swa_block_size = c.swaBlockSize;
-    config.max_model_len = c.maxModelLen;
-    config.max_num_blocks = c.maxNumBlocks;
-    config.force_load_balance = c.forceLoadBalance;
-    config.dense_ratios = dense.data();
-    config.num_dense_ratios = dense.size();
-    config.sparse_ratios = sparse.data();
-    config.num_sparse_ratios = sparse.size();
-    placeholder.reset(new bool[b.sequences.size() + 1]());
-    for (size_t i = 0; i < b.sequences.size(); ++i) {
-      const ref::Sequence &s = b.sequences[i];
-      q.push_back(s.seqlenQ);
-      k.push_back(s.seqlenK);
-      state.push_back(s.stateId);
-      valid.push_back(s.swaValidStart);
-      placeholder[i] = s.isPlaceholder;
-      blockTable.insert(blockTable.end(), s.blockTable.begin(),
-                        s.blockTable.end());
-      blockOff.push_back(blockTable.size());
-      tokens.insert(tokens.end(), s.tokenIds.begin(), s.tokenIds.end());
-      tokenOff.push_back(tokens.size());
-      drafts.insert(drafts.end(), s.draftTokens.begin(), s.draftTokens.end());
-      draftOff.push_back(drafts.size());
-    }
-    seqs.num_seqs = b.sequences.size();
-    seqs.seqlen_q = q.data();
-    seqs.seqlen_k = k.data();
-    seqs.state_id = state.data();
-    seqs.swa_valid_start = valid.data();
-    seqs.is_placeholder = placeholder.get();
-    seqs.block_table = blockTable.data();
-    seqs.block_table_offsets = blockOff.data();
-    seqs.token_ids = tokens.data();
-    seqs.token_ids_offsets = tokenOff.data();
-    seqs.draft_tokens = drafts.data();
-    seqs.draft_tokens_offsets = draftOff.data();
-  }
-};
 
 /// Buffers sized by the path's _shape call (plus `slack` rows), poisoned.
 template <typename Buffers> struct OwnedBuffers {
@@ -140,7 +86,7 @@ protected:
                const gen::OutputInfo *info, Shape shape, Fill fill,
                uint64_t seed) {
     SCOPED_TRACE(llvm::formatv("seed {0}, path {1}", seed, pathName).str());
-    GeneratedInputs in(batch);
+    ref::GeneratedInputs in(batch);
     OwnedBuffers<Buffers> out;
     gen::Status st = shape(in.config, in.seqs, out.set);
     ASSERT_TRUE(st.ok) << st.message;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RandomBatch.h"
+#include "RandomBatchJson.h"
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"

@@ -5,8 +5,6 @@
 
 #include "ReferenceV4.h"
 
-#include "llvm/Support/JSON.h"
-
 #include <cstdint>
 
 namespace imeta::ref {
@@ -17,9 +15,6 @@ enum class PathKind { Prompt, Decode };
 /// random block sizes, several dense and sparse ratios, window and ring
 /// sizes, placeholders, swa_valid_start, speculative rows (decode).
 Batch randomBatch(PathKind kind, uint64_t seed);
-
-/// The batch file (SPEC.md §6) of `batch`.
-llvm::json::Value toJson(const Batch &batch);
 
 } // namespace imeta::ref
 

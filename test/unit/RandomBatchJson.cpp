@@ -1,0 +1,38 @@
+//===- RandomBatchJson.cpp - a reference batch as a batch file ------------===//
+
+#include "RandomBatchJson.h"
+
+using namespace imeta::ref;
+
+llvm::json::Value imeta::ref::toJson(const Batch &b) {
+  auto list = [](const std::vector<int64_t> &v) {
+    return llvm::json::Array(v);
+  };
+  const Config &c = b.config;
+  llvm::json::Object config{{"block_size", c.blockSize},
+                            {"window_size", c.windowSize},
+                            {"swa_block_size", c.swaBlockSize},
+                            {"dense_ratios", list(c.denseRatios)},
+                            {"sparse_ratios", list(c.sparseRatios)},
+                            {"max_model_len", c.maxModelLen},
+                            {"max_num_blocks", c.maxNumBlocks},
+                            {"force_load_balance", c.forceLoadBalance}};
+  llvm::json::Array seqs;
+  for (const Sequence &s : b.sequences) {
+    llvm::json::Object obj{{"seqlen_q", s.seqlenQ},
+                           {"seqlen_k", s.seqlenK},
+                           {"block_table", list(s.blockTable)},
+                           {"state_id", s.stateId},
+                           {"token_ids", list(s.tokenIds)}};
+    // Optional keys: sometimes omitted when default, to test defaults.
+    if (s.isPlaceholder || s.stateId % 2)
+      obj["is_placeholder"] = s.isPlaceholder;
+    if (s.swaValidStart || s.stateId % 3 == 0)
+      obj["swa_valid_start"] = s.swaValidStart;
+    if (!s.draftTokens.empty() || s.stateId % 5 == 0)
+      obj["draft_tokens"] = list(s.draftTokens);
+    seqs.push_back(std::move(obj));
+  }
+  return llvm::json::Object{{"config", std::move(config)},
+                            {"sequences", std::move(seqs)}};
+}
