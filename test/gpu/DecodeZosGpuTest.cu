@@ -140,7 +140,7 @@ bool randomBatches(int count, cudaStream_t stream) {
   CHECK(st.ok, "staging: %s", st.message.c_str());
   int tested = 0;
   for (int seed = 0; tested < count; ++seed) {
-    ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, 900000 + seed);
+    ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, ref::kGpuSeedBase + seed);
     ref::GeneratedInputs in(batch);
     HostOutputs cpu;
     if (!runCpu(in, cpu))
@@ -169,40 +169,12 @@ bool randomBatches(int count, cudaStream_t stream) {
   return true;
 }
 
-/// A batch under a fixed config with exactly `rows` query rows.
-ref::Batch sizedBatch(std::mt19937_64 &rng, int64_t rows) {
-  ref::Batch b;
-  b.config = {/*blockSize=*/128, /*windowSize=*/128, /*swaBlockSize=*/160,
-              /*maxModelLen=*/8192, /*maxNumBlocks=*/64, {1, 4}, {4, 8},
-              /*forceLoadBalance=*/false};
-  auto draw = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
-  while (rows > 0) {
-    ref::Sequence s;
-    s.seqlenQ = std::min<int64_t>(rows, draw(1, 2));
-    rows -= s.seqlenQ;
-    s.seqlenK = draw(s.seqlenQ, b.config.maxModelLen);
-    s.stateId = draw(0, 4000);
-    s.isPlaceholder = draw(0, 9) == 0;
-    s.swaValidStart = draw(0, 3) == 0 ? draw(0, s.seqlenK) : 0;
-    int64_t nb = ref::numBlocks(b.config, s.seqlenK);
-    for (int64_t k = 0; k < nb; ++k)
-      s.blockTable.push_back(draw(0, 100000));
-    for (int64_t k = 0; k < s.seqlenK - s.seqlenQ + 1; ++k)
-      s.tokenIds.push_back(draw(0, 150000));
-    for (int64_t k = 0; k < s.seqlenQ - 1; ++k)
-      s.draftTokens.push_back(draw(0, 150000));
-    b.sequences.push_back(std::move(s));
-  }
-  return b;
-}
-
 /// Capture at 1024 rows, replay 20 smaller batches.
 bool graphReplay(cudaStream_t stream) {
   const int64_t maxRows = 1024;
-  std::mt19937_64 rng(2026);
-  ref::Batch first = sizedBatch(rng, maxRows);
+  // The same batches the CPU test checks against the evaluator.
+  std::vector<ref::Batch> batches = ref::graphReplayBatches();
+  const ref::Batch &first = batches.front();
   ref::GeneratedInputs in(first);
   HostOutputs cpu;
   if (!runCpu(in, cpu))
@@ -234,8 +206,10 @@ bool graphReplay(cudaStream_t stream) {
   size_t freeBefore = 0, total = 0;
   CUDA_OK(cudaMemGetInfo(&freeBefore, &total));
   for (int replay = 0; replay < 20; ++replay) {
-    int64_t rows = std::uniform_int_distribution<int64_t>(1, maxRows - 1)(rng);
-    ref::Batch batch = sizedBatch(rng, rows);
+    const ref::Batch &batch = batches[replay + 1];
+    int64_t rows = 0;
+    for (const ref::Sequence &s : batch.sequences)
+      rows += s.seqlenQ;
     ref::GeneratedInputs step(batch);
     HostOutputs want;
     if (!runCpu(step, want))

@@ -165,8 +165,23 @@ TEST_F(GeneratedCpu, DecodeEqualsEvaluator) {
 TEST_F(GeneratedCpu, DecodeZosEqualsEvaluator) {
   for (uint64_t seed = 0; seed < kSeeds; ++seed) {
     compare<gen::DecodeZosBuffers>(
-        ref::randomBatch(ref::PathKind::Decode, seed + 104729), "decode_zos",
+        ref::randomBatch(ref::PathKind::Decode, ref::kGpuSeedBase + seed),
+        "decode_zos",
         gen::kDecodeZosOutputs, gen::decode_zos_shape, gen::decode_zos, seed);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+// The batches of the GPU test's graph replay (capture at 1024 rows, then
+// 20 smaller ones): the CPU values it compares against are the evaluator's.
+TEST_F(GeneratedCpu, GraphReplayBatchesEqualEvaluator) {
+  std::vector<ref::Batch> batches = ref::graphReplayBatches();
+  ASSERT_EQ(batches.size(), 21u);
+  for (size_t k = 0; k < batches.size(); ++k) {
+    compare<gen::DecodeZosBuffers>(batches[k], "decode_zos",
+                                   gen::kDecodeZosOutputs,
+                                   gen::decode_zos_shape, gen::decode_zos, k);
     if (HasFatalFailure())
       return;
   }

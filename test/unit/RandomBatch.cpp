@@ -78,3 +78,41 @@ Batch imeta::ref::randomBatch(PathKind kind, uint64_t seed) {
   return b;
 }
 
+
+Batch imeta::ref::graphBatch(std::mt19937_64 &rng, int64_t rows) {
+  Batch b;
+  b.config = {/*blockSize=*/128, /*windowSize=*/128, /*swaBlockSize=*/160,
+              /*maxModelLen=*/8192, /*maxNumBlocks=*/64, {1, 4}, {4, 8},
+              /*forceLoadBalance=*/false};
+  auto draw = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  while (rows > 0) {
+    Sequence s;
+    s.seqlenQ = std::min<int64_t>(rows, draw(1, 2));
+    rows -= s.seqlenQ;
+    s.seqlenK = draw(s.seqlenQ, b.config.maxModelLen);
+    s.stateId = draw(0, 4000);
+    s.isPlaceholder = draw(0, 9) == 0;
+    s.swaValidStart = draw(0, 3) == 0 ? draw(0, s.seqlenK) : 0;
+    int64_t nb = numBlocks(b.config, s.seqlenK);
+    for (int64_t k = 0; k < nb; ++k)
+      s.blockTable.push_back(draw(0, 100000));
+    for (int64_t k = 0; k < s.seqlenK - s.seqlenQ + 1; ++k)
+      s.tokenIds.push_back(draw(0, 150000));
+    for (int64_t k = 0; k < s.seqlenQ - 1; ++k)
+      s.draftTokens.push_back(draw(0, 150000));
+    b.sequences.push_back(std::move(s));
+  }
+  return b;
+}
+
+std::vector<Batch> imeta::ref::graphReplayBatches() {
+  std::mt19937_64 rng(2026);
+  std::vector<Batch> batches{graphBatch(rng, 1024)};
+  for (int replay = 0; replay < 20; ++replay) {
+    int64_t rows = std::uniform_int_distribution<int64_t>(1, 1023)(rng);
+    batches.push_back(graphBatch(rng, rows));
+  }
+  return batches;
+}
