@@ -173,6 +173,63 @@ TEST_F(GeneratedCpu, DecodeZosEqualsEvaluator) {
   }
 }
 
+/// Every buffer still holds only the poison: nothing was written.
+template <typename Buffers>
+bool untouched(OwnedBuffers<Buffers> &out, const gen::OutputInfo *info) {
+  gen::Buffer *bufs = out.set.begin();
+  for (int k = 0; k < Buffers::kCount; ++k) {
+    int64_t n = bufs[k].bucket_stride * bufs[k].max_buckets;
+    for (int64_t e = 0; e < n; ++e) {
+      bool poisoned =
+          info[k].is_bool ? static_cast<bool *>(bufs[k].data)[e] == true
+                          : static_cast<int32_t *>(bufs[k].data)[e] == kPoison;
+      if (!poisoned)
+        return false;
+    }
+  }
+  return true;
+}
+
+// A buffer one row short, a broken rule, a negative input: each is an error
+// naming the field, rule or sequence, and nothing is written anywhere.
+TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
+  ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, 5);
+  {
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeBuffers> out;
+    ASSERT_TRUE(gen::decode_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeOutputs, 0);
+    out.set.positions.capacity -= 1;
+    gen::Status st = gen::decode(in.config, in.seqs, out.set);
+    EXPECT_FALSE(st.ok);
+    EXPECT_NE(st.message.find("output 'positions': needs"), std::string::npos)
+        << st.message;
+    EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
+  }
+  {
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeBuffers> out;
+    ASSERT_TRUE(gen::decode_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeOutputs, 0);
+    in.q[0] = in.k[0] + 1; // seqlen_q > seqlen_k
+    gen::Status st = gen::decode(in.config, in.seqs, out.set);
+    EXPECT_FALSE(st.ok);
+    EXPECT_EQ(st.message.rfind("sequence 0: R3: seqlen_q <= seqlen_k", 0), 0u)
+        << "got: " << st.message;
+    EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
+  }
+  {
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeBuffers> out;
+    ASSERT_TRUE(gen::decode_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeOutputs, 0);
+    in.state[0] = -3;
+    gen::Status st = gen::decode(in.config, in.seqs, out.set);
+    EXPECT_EQ(st.message, "sequence 0: state_id = -3 breaks state_id >= 0 (R3)");
+    EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
+  }
+}
+
 // The batches of the GPU test's graph replay (capture at 1024 rows, then
 // 20 smaller ones): the CPU values it compares against are the evaluator's.
 TEST_F(GeneratedCpu, GraphReplayBatchesEqualEvaluator) {
