@@ -19,6 +19,9 @@ struct GeneratedFiles {
   /// For specs with GPU paths: <base>_cuda.h (the GPU API) and <base>.cu
   /// (one kernel per GPU path, staging); empty otherwise.
   std::string cudaHeader, cudaSource;
+  /// <base>_driver.cpp: a C ABI for tools (imeta-run's compiled backends):
+  /// batch values in, the field file out. Engines do not need it.
+  std::string driver;
 };
 
 /// Generates the C++ of every path of `spec`. Unsupported constructs get a

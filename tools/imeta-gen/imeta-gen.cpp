@@ -82,7 +82,8 @@ int main(int argc, char **argv) {
   const std::string &base = files->baseName;
   if (!write(at(base + ".h"), files->header) ||
       !write(at(base + "_impl.h"), files->impl) ||
-      !write(at(base + ".cpp"), files->source))
+      !write(at(base + ".cpp"), files->source) ||
+      !write(at(base + "_driver.cpp"), files->driver))
     return 1;
   if (!files->cudaSource.empty() &&
       (!write(at(base + "_cuda.h"), files->cudaHeader) ||

@@ -13,6 +13,7 @@
 #include "lib/Eval/Batch.h"
 #include "lib/Eval/Evaluator.h"
 #include "lib/Eval/FieldJson.h"
+#include "CompiledBackend.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -38,9 +39,15 @@ static cl::opt<std::string> batchFile("batch", cl::desc("batch file (JSON)"),
 static cl::list<std::string>
     fields("fields", cl::desc("print only these fields (NAME or NAME.n)"),
            cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
-static cl::opt<std::string>
-    backend("backend", cl::desc("how to evaluate: interp (reference evaluator)"),
-            cl::init("interp"), cl::cat(category));
+static cl::opt<std::string> backend(
+    "backend",
+    cl::desc("interp: the reference evaluator; cpu: generated C++ compiled "
+             "with the host compiler; cuda: generated CUDA compiled with "
+             "nvcc, run on the GPU"),
+    cl::init("interp"), cl::cat(category));
+static cl::opt<bool> saveTemps("save-temps",
+                               cl::desc("keep the generated code (cpu/cuda)"),
+                               cl::cat(category));
 
 static int error(const llvm::Twine &msg) {
   llvm::WithColor::error(llvm::errs(), "imeta-run") << msg << "\n";
@@ -52,9 +59,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "evaluate an imeta spec on a batch file\n");
-  if (backend != "interp")
-    return error("backend '" + backend +
-                 "' is not implemented yet; only 'interp' is available");
+  if (backend != "interp" && backend != "cpu" && backend != "cuda")
+    return error("unknown backend '" + backend +
+                 "'; use interp, cpu or cuda");
 
   DialectRegistry registry;
   imeta::registerSpecDialects(registry);
@@ -79,6 +86,19 @@ int main(int argc, char **argv) {
   llvm::Expected<imeta::Batch> batch = imeta::readBatchFile(spec, batchFile);
   if (!batch)
     return error(llvm::toString(batch.takeError()));
+  if (backend != "interp") {
+    imeta::CompiledRun options{backend == "cuda", saveTemps};
+    llvm::Expected<std::string> text =
+        imeta::runCompiled(spec, path, *batch, options);
+    if (!text)
+      return error(llvm::toString(text.takeError()));
+    llvm::Expected<std::string> selected =
+        imeta::selectFields(*text, path, fields);
+    if (!selected)
+      return error(llvm::toString(selected.takeError()));
+    llvm::outs() << *selected;
+    return 0;
+  }
   imeta::Evaluator evaluator(spec, *batch);
   if (llvm::Error err = evaluator.checkRules(path))
     return error(llvm::toString(std::move(err)));

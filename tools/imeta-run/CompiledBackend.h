@@ -1,0 +1,39 @@
+//===- CompiledBackend.h - run a spec through its generated code -*- C++ -*-=//
+//
+// imeta-run's `cpu` and `cuda` backends: generate the spec's code, compile
+// it (host compiler, or nvcc for the GPU) into a shared object with the
+// generated driver, load it and run one path on a batch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_TOOLS_IMETARUN_COMPILEDBACKEND_H
+#define IMETA_TOOLS_IMETARUN_COMPILEDBACKEND_H
+
+#include "dialect/IMetaOps.h"
+#include "lib/Eval/Batch.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace imeta {
+
+struct CompiledRun {
+  bool gpu = false;       ///< nvcc and the GPU path's kernel
+  bool keepTemps = false; ///< keep the generated files (path printed)
+};
+
+/// The field file `path` produces on `batch` through generated code.
+llvm::Expected<std::string> runCompiled(SpecOp spec, PathOp path,
+                                        const Batch &batch,
+                                        const CompiledRun &options);
+
+/// Keeps the lines of field file `text` whose output is listed in `only`
+/// (by name or NAME.n); all of them when `only` is empty. An unknown name
+/// is an error.
+llvm::Expected<std::string> selectFields(llvm::StringRef text, PathOp path,
+                                         llvm::ArrayRef<std::string> only);
+
+} // namespace imeta
+
+#endif // IMETA_TOOLS_IMETARUN_COMPILEDBACKEND_H
