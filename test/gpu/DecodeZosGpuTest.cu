@@ -29,6 +29,20 @@
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
+
+/// The generated driver's C ABI (deepinfer_v4_driver.cpp).
+extern "C" {
+struct imeta_value {
+  const char *name;
+  const int64_t *data;
+  int64_t count;
+  const int64_t *offsets;
+};
+int imeta_driver_run(const char *path, int32_t num_seqs,
+                     const imeta_value *config, int num_config,
+                     const imeta_value *inputs, int num_inputs, int gpu,
+                     const char **json, const char **error);
+}
 using Buffers = gen::DecodeZosBuffers;
 using BufferSet = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
@@ -242,6 +256,86 @@ bool graphReplay(cudaStream_t stream) {
   return true;
 }
 
+/// The named values imeta-run passes the generated driver.
+struct DriverValues {
+  std::vector<imeta_value> config, inputs;
+  std::vector<std::vector<int64_t>> store;
+  const int64_t *keep(std::vector<int64_t> v) {
+    store.push_back(std::move(v));
+    return store.back().data();
+  }
+  void scalar(std::vector<imeta_value> &to, const char *name, int64_t v) {
+    to.push_back({name, keep({v}), 1, nullptr});
+  }
+  void array(std::vector<imeta_value> &to, const char *name,
+             std::vector<int64_t> v, const int64_t *offsets = nullptr) {
+    int64_t n = v.size();
+    to.push_back({name, keep(std::move(v)), n, offsets});
+  }
+  explicit DriverValues(const ref::Batch &b) {
+    store.reserve(64);
+    const ref::Config &c = b.config;
+    scalar(config, "block_size", c.blockSize);
+    scalar(config, "window_size", c.windowSize);
+    scalar(config, "swa_block_size", c.swaBlockSize);
+    scalar(config, "max_model_len", c.maxModelLen);
+    scalar(config, "max_num_blocks", c.maxNumBlocks);
+    scalar(config, "force_load_balance", c.forceLoadBalance);
+    array(config, "dense_ratios", c.denseRatios);
+    array(config, "sparse_ratios", c.sparseRatios);
+    std::vector<int64_t> q, k, st, ph, vs, bt, tok, dr, bo{0}, to{0}, dof{0};
+    for (const ref::Sequence &s : b.sequences) {
+      q.push_back(s.seqlenQ);
+      k.push_back(s.seqlenK);
+      st.push_back(s.stateId);
+      ph.push_back(s.isPlaceholder);
+      vs.push_back(s.swaValidStart);
+      bt.insert(bt.end(), s.blockTable.begin(), s.blockTable.end());
+      bo.push_back(bt.size());
+      tok.insert(tok.end(), s.tokenIds.begin(), s.tokenIds.end());
+      to.push_back(tok.size());
+      dr.insert(dr.end(), s.draftTokens.begin(), s.draftTokens.end());
+      dof.push_back(dr.size());
+    }
+    array(inputs, "seqlen_q", q);
+    array(inputs, "seqlen_k", k);
+    array(inputs, "state_id", st);
+    array(inputs, "is_placeholder", ph);
+    array(inputs, "swa_valid_start", vs);
+    array(inputs, "block_table", bt, keep(bo));
+    array(inputs, "token_ids", tok, keep(to));
+    array(inputs, "draft_tokens", dr, keep(dof));
+  }
+};
+
+/// imeta-run --backend cuda's runtime half: the generated driver on the GPU
+/// prints the same field file as on the CPU (whose output lit tests prove
+/// byte-identical to the evaluator's).
+bool driverGpuEqualsCpu(int count) {
+  for (int seed = 0; seed < count; ++seed) {
+    ref::Batch batch = ref::randomBatch(ref::PathKind::Decode,
+                                        ref::kGpuSeedBase + seed);
+    DriverValues v(batch);
+    const char *json = nullptr, *error = nullptr;
+    int rc = imeta_driver_run("decode_zos", int32_t(batch.sequences.size()),
+                              v.config.data(), v.config.size(),
+                              v.inputs.data(), v.inputs.size(), 0, &json,
+                              &error);
+    CHECK(rc == 0, "driver cpu: %s", error);
+    std::string cpu = json;
+    rc = imeta_driver_run("decode_zos", int32_t(batch.sequences.size()),
+                          v.config.data(), v.config.size(), v.inputs.data(),
+                          v.inputs.size(), 1, &json, &error);
+    CHECK(rc == 0, "driver gpu: %s", error);
+    CHECK(cpu == json, "seed %d: the GPU field file differs:\n%s\nvs\n%s",
+          seed, json, cpu.c_str());
+  }
+  std::printf("driver (imeta-run --backend cuda): %d batches, GPU field file "
+              "== CPU field file\n",
+              count);
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -255,7 +349,8 @@ int main(int argc, char **argv) {
   cudaStream_t stream;
   if (cudaStreamCreate(&stream) != cudaSuccess)
     return 1;
-  bool ok = randomBatches(count, stream) && graphReplay(stream);
+  bool ok = randomBatches(count, stream) && graphReplay(stream) &&
+            driverGpuEqualsCpu(100);
   cudaStreamDestroy(stream);
   std::printf("%s (%d failures)\n", ok && !failures ? "PASSED" : "FAILED",
               failures);
