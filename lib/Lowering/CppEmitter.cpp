@@ -12,7 +12,7 @@
 #include "dialect/IMetaSymbols.h"
 #include "lib/Lowering/CodeStream.h"
 #include "lib/Lowering/FormulaEmitter.h"
-#include "lib/Lowering/PathPlan.h"
+#include "lib/Transforms/PathPlan.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -51,8 +51,12 @@ public:
       if (isa<RatiosOp, RatioUnionOp>(op))
         st.setId(FlatSymbolRefAttr::get(spec.getContext(),
                                         SymbolTable::getSymbolName(&op)));
-    for (auto path : body.getOps<PathOp>())
-      plans.push_back(planPath(path));
+    for (auto path : body.getOps<PathOp>()) {
+      FailureOr<PathPlan> plan = planPath(path);
+      if (failed(plan))
+        return failure();
+      plans.push_back(std::move(*plan));
+    }
 
     std::string implBody;
     {

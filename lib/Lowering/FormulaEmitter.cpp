@@ -11,6 +11,9 @@ using namespace imeta;
 using llvm::formatv;
 
 unsigned EmitterState::site(Operation *op) {
+  auto [it, inserted] = siteOf.try_emplace(op, sites.size());
+  if (!inserted)
+    return it->second;
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))

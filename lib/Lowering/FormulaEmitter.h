@@ -26,6 +26,7 @@ struct EmitterState {
   /// Diagnostic sites ("file:line:col op"), indexed by the site ids the
   /// generated code records on failure.
   std::vector<std::string> sites;
+  llvm::DenseMap<mlir::Operation *, unsigned> siteOf;
   /// Fields and rules by id, for messages.
   std::vector<std::string> owners;
   /// Ratio sets by id (the generated bucket maps are indexed by these).

@@ -27,4 +27,53 @@ def DropUnusedFields : Pass<"imeta-drop-unused-fields", "::imeta::SpecOp"> {
   }];
 }
 
+def OrderHost : Pass<"imeta-order-host", "::imeta::SpecOp"> {
+  let summary = "Record each path's host stage: rules and sizes, in order";
+  let description = [{
+    The host stage is the light first pass of generated code: it checks the
+    rules and computes every scalar and per-sequence field and prefix sum,
+    which includes the row count (hence the size) of every data-dependent
+    field, so that the fill stage writes each output exactly once. Each rule
+    comes right after the values it reads, in the order rules are written
+    (a rule guards what follows it); the other values follow in dependency
+    order. Rules are named by their index among the spec's rules followed by
+    the path's.
+
+    Before:
+    ```mlir
+    imeta.path @decode target(cpu) { ... }
+    ```
+    After:
+    ```mlir
+    imeta.path @decode target(cpu) attributes {imeta.host = [0, 1, 2, @q, @k, 3, ...]} { ... }
+    ```
+    A path that already has an order keeps it. The emitters follow a
+    recorded order after checking that every value comes after what it
+    reads.
+  }];
+}
+
+def FuseRows : Pass<"imeta-fuse-rows", "::imeta::SpecOp"> {
+  let summary = "Record the fusion of each path's rows fields";
+  let description = [{
+    All rows fields with the same row count are filled in one loop nest:
+    for each sequence, for each of its rows, every field of the group in
+    dependency order, so a value several fields read (pos, s, a block-table
+    slot) is computed once per row and kept in a local. One group per row
+    space: `[@count, @field, ...]`.
+
+    Before:
+    ```mlir
+    imeta.path @decode target(cpu) { ... }
+    ```
+    After:
+    ```mlir
+    imeta.path @decode target(cpu) attributes {imeta.fill = [[@q, @positions, @decode_input_ids, ...]]} { ... }
+    ```
+    On the GPU each group is the body of one CTA per sequence, its threads
+    striding over the rows. A path that already has a fusion keeps it; the
+    emitters check a recorded one (each field after the fields it reads).
+  }];
+}
+
 #endif // IMETA_TRANSFORMS_PASSES_TD

@@ -13,6 +13,9 @@
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
 #include "lib/Lowering/CppEmitter.h"
+#include "lib/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -69,6 +72,13 @@ int main(int argc, char **argv) {
   auto specs = llvm::to_vector(module->getOps<imeta::SpecOp>());
   if (specs.size() != 1)
     return error(specFile + ": expected exactly one imeta.spec");
+  // The schedule passes record what the emitters follow (keeping anything
+  // recorded by hand in the spec).
+  PassManager pm(&context, imeta::SpecOp::getOperationName());
+  pm.addPass(imeta::createOrderHost());
+  pm.addPass(imeta::createFuseRows());
+  if (failed(pm.run(specs.front())))
+    return 1;
   FailureOr<imeta::GeneratedFiles> files = imeta::emitSpec(specs.front());
   if (failed(files))
     return 1; // The emitter has reported where.

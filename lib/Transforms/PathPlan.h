@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef IMETA_LOWERING_PATHPLAN_H
-#define IMETA_LOWERING_PATHPLAN_H
+#ifndef IMETA_TRANSFORMS_PATHPLAN_H
+#define IMETA_TRANSFORMS_PATHPLAN_H
 
 #include "dialect/IMetaOps.h"
 
@@ -54,12 +54,25 @@ struct PathPlan {
   llvm::SetVector<mlir::Attribute> ratioSets;
 };
 
-/// Builds the plan of a verified path.
-PathPlan planPath(PathOp path);
+/// Builds the plan of a verified path. A schedule recorded on the path by
+/// imeta-order-host (`imeta.host`) or imeta-fuse-rows (`imeta.fill`) is
+/// used instead of the default one, after checking that it computes every
+/// value after what it reads; a bad one is a located error.
+mlir::FailureOr<PathPlan> planPath(PathOp path);
+
+/// The default plan, ignoring any recorded schedule.
+PathPlan defaultPlan(PathOp path);
+
+/// The rules a path checks, in order: the spec's, then the path's own.
+llvm::SmallVector<RequireOp> allRules(PathOp path);
+
+/// Attribute names of a recorded schedule.
+inline constexpr llvm::StringLiteral kHostScheduleAttr = "imeta.host";
+inline constexpr llvm::StringLiteral kFillScheduleAttr = "imeta.fill";
 
 /// The symbols a field, prefix sum or rule reads (fields and sums only).
 llvm::SmallVector<mlir::Operation *> fieldDependencies(mlir::Operation *op);
 
 } // namespace imeta
 
-#endif // IMETA_LOWERING_PATHPLAN_H
+#endif // IMETA_TRANSFORMS_PATHPLAN_H

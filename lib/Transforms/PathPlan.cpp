@@ -1,0 +1,242 @@
+//===- PathPlan.cpp - the schedule of a path's generated code -------------===//
+
+#include "lib/Transforms/PathPlan.h"
+#include "dialect/IMetaSymbols.h"
+
+using namespace mlir;
+using namespace imeta;
+
+SmallVector<Operation *> imeta::fieldDependencies(Operation *op) {
+  SmallVector<Operation *> deps;
+  auto add = [&](FlatSymbolRefAttr sym) {
+    if (!sym)
+      return;
+    Operation *def = SymbolTable::lookupNearestSymbolFrom(op, sym);
+    if (isa_and_nonnull<FieldOp, PrefixSumOp>(def) && !llvm::is_contained(deps, def))
+      deps.push_back(def);
+  };
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    add(sum.getSourceAttr());
+  if (auto field = dyn_cast<FieldOp>(op)) {
+    add(field.getCountAttr());
+    add(field.getLiveAttr());
+  }
+  op->walk([&](Operation *inner) {
+    if (auto get = dyn_cast<GetOp>(inner))
+      add(get.getFieldAttr());
+    else if (auto at = dyn_cast<PrefixAtOp>(inner))
+      add(at.getPrefixAttr());
+    else if (auto total = dyn_cast<PrefixTotalOp>(inner))
+      add(total.getPrefixAttr());
+  });
+  return deps;
+}
+
+/// Post-order DFS: dependencies before users. The verifier has ruled out
+/// cycles.
+static void visit(Operation *op, llvm::SetVector<Operation *> &order) {
+  if (order.contains(op))
+    return;
+  for (Operation *dep : fieldDependencies(op))
+    visit(dep, order);
+  order.insert(op);
+}
+
+static bool isHostOp(Operation *op) {
+  auto field = dyn_cast<FieldOp>(op);
+  return !field || field.getDomain() != Domain::rows;
+}
+
+SmallVector<RequireOp> imeta::allRules(PathOp path) {
+  auto spec = path->getParentOfType<SpecOp>();
+  SmallVector<RequireOp> rules =
+      llvm::to_vector(spec.getBody().front().getOps<RequireOp>());
+  llvm::append_range(rules, getPathRules(path));
+  return rules;
+}
+
+PathPlan imeta::defaultPlan(PathOp path) {
+  PathPlan plan;
+  plan.path = path;
+
+  // Host stage: each rule after the host fields it reads, in rule order
+  // (so a rule guards the fields after it), then the remaining host fields.
+  SmallVector<RequireOp> rules = allRules(path);
+  llvm::SetVector<Operation *> hostDone;
+  auto scheduleHost = [&](Operation *op) {
+    llvm::SetVector<Operation *> order;
+    visit(op, order);
+    for (Operation *dep : order) {
+      if (isa<RequireOp>(dep))
+        continue;
+      plan.needed.insert(dep);
+      if (!isHostOp(dep) || hostDone.contains(dep))
+        continue;
+      hostDone.insert(dep);
+      plan.host.push_back({dep});
+    }
+  };
+  for (RequireOp rule : rules) {
+    scheduleHost(rule);
+    plan.host.push_back({rule});
+  }
+  for (OutputOp out : getPathOutputs(path))
+    scheduleHost(SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr()));
+
+  // Fill stage: rows fields grouped by row count, in dependency order.
+  for (Operation *op : plan.needed) {
+    auto field = dyn_cast<FieldOp>(op);
+    if (!field || field.getDomain() != Domain::rows)
+      continue;
+    auto count = lookupSpecSymbol<FieldOp>(field, field.getCountAttr());
+    auto space = llvm::find_if(plan.rowSpaces,
+                               [&](RowSpace &s) { return s.count == count; });
+    if (space == plan.rowSpaces.end()) {
+      plan.rowSpaces.push_back({count, {}});
+      space = std::prev(plan.rowSpaces.end());
+    }
+    space->fields.push_back(field);
+  }
+
+  for (OutputOp out : getPathOutputs(path)) {
+    Operation *def = SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr());
+    PlannedOutput po{out.getName().str(), def, getRatios(def)};
+    if (auto field = dyn_cast<FieldOp>(def)) {
+      po.width = field.getCols() ? 0 : field.getWidth();
+      po.isBool = field.getElementType().isInteger(1);
+    }
+    plan.outputs.push_back(po);
+  }
+
+  for (Operation *op : plan.needed) {
+    if (auto r = getRatios(op))
+      plan.ratioSets.insert(r);
+    op->walk([&](Operation *inner) {
+      if (auto m = dyn_cast<RatioMinOp>(inner))
+        plan.ratioSets.insert(m.getSetAttr());
+      if (auto c = dyn_cast<RatioCountOp>(inner))
+        plan.ratioSets.insert(c.getSetAttr());
+    });
+  }
+  for (RequireOp rule : rules)
+    if (auto r = rule.getRatiosAttr())
+      plan.ratioSets.insert(r);
+  return plan;
+}
+
+/// Replaces the plan's host order by the recorded one, if it is a legal
+/// order of the same steps.
+static LogicalResult applyHostSchedule(PathPlan &plan, ArrayAttr order) {
+  PathOp path = plan.path;
+  SmallVector<RequireOp> rules = allRules(path);
+  std::vector<HostStep> steps;
+  llvm::DenseSet<Operation *> done;
+  int64_t lastRule = -1;
+  for (Attribute a : order) {
+    Operation *op = nullptr;
+    if (auto idx = dyn_cast<IntegerAttr>(a)) {
+      int64_t k = idx.getInt();
+      if (k < 0 || k >= int64_t(rules.size()))
+        return path.emitOpError("schedule ") << kHostScheduleAttr
+                                             << " names rule " << k
+                                             << ", which does not exist";
+      if (k != lastRule + 1)
+        return path.emitOpError("schedule ")
+               << kHostScheduleAttr << " checks rule " << k
+               << " out of order; rules run in the order they are written";
+      lastRule = k;
+      op = rules[k];
+    } else if (auto sym = dyn_cast<FlatSymbolRefAttr>(a)) {
+      op = SymbolTable::lookupNearestSymbolFrom(path, sym);
+      if (!op || !llvm::any_of(plan.host,
+                               [&](HostStep &h) { return h.op == op; }))
+        return path.emitOpError("schedule ")
+               << kHostScheduleAttr << " lists " << sym
+               << ", which is not a host-stage value of this path";
+    } else {
+      return path.emitOpError("schedule ")
+             << kHostScheduleAttr << " holds " << a
+             << "; expected field symbols and rule indices";
+    }
+    for (Operation *dep : fieldDependencies(op))
+      if (isHostOp(dep) && !done.contains(dep))
+        return path.emitOpError("schedule ")
+               << kHostScheduleAttr << " computes "
+               << (isa<RequireOp>(op) ? "a rule" : "@" + SymbolTable::getSymbolName(op).str())
+               << " before @" << SymbolTable::getSymbolName(dep).getValue()
+               << ", which it reads";
+    if (!done.insert(op).second)
+      return path.emitOpError("schedule ")
+             << kHostScheduleAttr << " lists a step twice";
+    steps.push_back({op});
+  }
+  if (steps.size() != plan.host.size())
+    return path.emitOpError("schedule ")
+           << kHostScheduleAttr << " has " << steps.size()
+           << " steps; the path needs " << plan.host.size();
+  plan.host = std::move(steps);
+  return success();
+}
+
+/// Replaces the plan's row spaces by the recorded fusion, if legal.
+static LogicalResult applyFillSchedule(PathPlan &plan, ArrayAttr groups) {
+  PathOp path = plan.path;
+  std::vector<RowSpace> spaces;
+  size_t total = 0, expected = 0;
+  for (RowSpace &s : plan.rowSpaces)
+    expected += s.fields.size();
+  llvm::DenseSet<Operation *> seen;
+  for (Attribute g : groups) {
+    auto list = dyn_cast<ArrayAttr>(g);
+    if (!list || list.size() < 2 ||
+        !llvm::all_of(list, [](Attribute a) { return isa<FlatSymbolRefAttr>(a); }))
+      return path.emitOpError("schedule ")
+             << kFillScheduleAttr
+             << " holds groups [@count, @field, ...] of symbols";
+    auto count = lookupSpecSymbol<FieldOp>(path, cast<FlatSymbolRefAttr>(list[0]));
+    if (!count)
+      return path.emitOpError("schedule ")
+             << kFillScheduleAttr << ": " << list[0] << " is not a field";
+    RowSpace space{count, {}};
+    llvm::DenseSet<Operation *> inGroup;
+    for (Attribute a : list.getValue().drop_front()) {
+      auto field = lookupSpecSymbol<FieldOp>(path, cast<FlatSymbolRefAttr>(a));
+      if (!field || !plan.needed.contains(field) ||
+          field.getDomain() != Domain::rows || !seen.insert(field).second)
+        return path.emitOpError("schedule ")
+               << kFillScheduleAttr << " lists " << a
+               << ", which is not a rows field of this path (or twice)";
+      if (field.getCountAttr() != list[0])
+        return path.emitOpError("schedule ")
+               << kFillScheduleAttr << " puts " << a << " in the rows of "
+               << list[0] << "; it has rows(" << field.getCountAttr() << ")";
+      for (Operation *dep : fieldDependencies(field))
+        if (auto d = dyn_cast<FieldOp>(dep))
+          if (d.getDomain() == Domain::rows && !inGroup.contains(d))
+            return path.emitOpError("schedule ")
+                   << kFillScheduleAttr << " computes " << a << " before @"
+                   << d.getSymName() << ", which it reads";
+      inGroup.insert(field);
+      space.fields.push_back(field);
+      ++total;
+    }
+    spaces.push_back(std::move(space));
+  }
+  if (total != expected)
+    return path.emitOpError("schedule ")
+           << kFillScheduleAttr << " fills " << total
+           << " rows fields; the path needs " << expected;
+  plan.rowSpaces = std::move(spaces);
+  return success();
+}
+
+FailureOr<PathPlan> imeta::planPath(PathOp path) {
+  PathPlan plan = defaultPlan(path);
+  if (auto order = path->getAttrOfType<ArrayAttr>(kHostScheduleAttr))
+    if (failed(applyHostSchedule(plan, order)))
+      return failure();
+  if (auto groups = path->getAttrOfType<ArrayAttr>(kFillScheduleAttr))
+    if (failed(applyFillSchedule(plan, groups)))
+      return failure();
+  return plan;
+}

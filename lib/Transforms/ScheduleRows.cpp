@@ -1,0 +1,66 @@
+//===- ScheduleRows.cpp - record a path's schedule in the IR --------------===//
+//
+// imeta-order-host records the host stage (the light first pass that sizes
+// every data-dependent field), imeta-fuse-rows the fusion of rows fields
+// into one loop nest per row space. The emitters follow what is recorded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Transforms/PathPlan.h"
+#include "lib/Transforms/Passes.h"
+
+namespace imeta {
+#define GEN_PASS_DEF_ORDERHOST
+#define GEN_PASS_DEF_FUSEROWS
+#include "lib/Transforms/Passes.h.inc"
+} // namespace imeta
+
+using namespace mlir;
+using namespace imeta;
+
+static FlatSymbolRefAttr symbolOf(Operation *op) {
+  return FlatSymbolRefAttr::get(op->getContext(),
+                                SymbolTable::getSymbolName(op));
+}
+
+namespace {
+struct OrderHostPass : imeta::impl::OrderHostBase<OrderHostPass> {
+  void runOnOperation() override {
+    Builder b(&getContext());
+    for (auto path : getOperation().getBody().front().getOps<PathOp>()) {
+      if (path->hasAttr(kHostScheduleAttr))
+        continue; // Keep an order someone recorded by hand.
+      PathPlan plan = defaultPlan(path);
+      SmallVector<RequireOp> rules = allRules(path);
+      SmallVector<Attribute> order;
+      for (HostStep &step : plan.host) {
+        if (auto rule = dyn_cast<RequireOp>(step.op))
+          order.push_back(b.getI64IntegerAttr(llvm::find(rules, rule) -
+                                              rules.begin()));
+        else
+          order.push_back(symbolOf(step.op));
+      }
+      path->setAttr(kHostScheduleAttr, b.getArrayAttr(order));
+    }
+  }
+};
+
+struct FuseRowsPass : imeta::impl::FuseRowsBase<FuseRowsPass> {
+  void runOnOperation() override {
+    Builder b(&getContext());
+    for (auto path : getOperation().getBody().front().getOps<PathOp>()) {
+      if (path->hasAttr(kFillScheduleAttr))
+        continue; // Keep a fusion someone recorded by hand.
+      PathPlan plan = defaultPlan(path);
+      SmallVector<Attribute> groups;
+      for (RowSpace &space : plan.rowSpaces) {
+        SmallVector<Attribute> group{symbolOf(space.count)};
+        for (FieldOp field : space.fields)
+          group.push_back(symbolOf(field));
+        groups.push_back(b.getArrayAttr(group));
+      }
+      path->setAttr(kFillScheduleAttr, b.getArrayAttr(groups));
+    }
+  }
+};
+} // namespace
