@@ -1,0 +1,278 @@
+//===- SpecEmitter.h - the state shared by the C++/CUDA emitters -*- C++ -*-=//
+//
+// Private to lib/Lowering. One SpecEmitter generates every file of a spec;
+// its printers live in one file per output: EmitHeader.cpp (public API),
+// EmitFill.cpp (contexts and fused fill functions), EmitHost.cpp (host
+// stage and CPU entry points), EmitCuda.cpp (staging and kernels),
+// EmitDriver.cpp (the tools' C ABI).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_SPECEMITTER_H
+#define IMETA_LOWERING_SPECEMITTER_H
+
+#include "dialect/IMetaSymbols.h"
+#include "lib/Lowering/CodeStream.h"
+#include "lib/Lowering/CppEmitter.h"
+#include "lib/Lowering/FormulaEmitter.h"
+#include "lib/Transforms/PathPlan.h"
+
+#include "mlir/IR/OperationSupport.h"
+
+namespace imeta::emit {
+
+using namespace mlir;
+using llvm::formatv;
+
+inline std::string symName(Operation *op) {
+  return SymbolTable::getSymbolName(op).getValue().str();
+}
+
+/// The C++ element type of an output buffer.
+inline const char *elemType(bool isBool) { return isBool ? "bool" : "int32_t"; }
+
+/// One comment line per source line of a body: the formula a loop
+/// implements, as the spec states it.
+inline void commentFormula(CodeStream &cs, Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  flags.skipRegions(false);
+  op->print(os, flags);
+  cs.line("// {0}", StringRef(text).split('\n').first);
+}
+
+/// Generates the files of one spec.
+class SpecEmitter {
+public:
+  explicit SpecEmitter(SpecOp spec) : spec(spec) {}
+
+  FailureOr<GeneratedFiles> run() {
+    GeneratedFiles files;
+    files.baseName = spec.getSymName().str();
+    Block &body = spec.getBody().front();
+    for (Operation &op : body)
+      if (isa<RatiosOp, RatioUnionOp>(op))
+        st.setId(FlatSymbolRefAttr::get(spec.getContext(),
+                                        SymbolTable::getSymbolName(&op)));
+    for (auto path : body.getOps<PathOp>()) {
+      FailureOr<PathPlan> plan = planPath(path);
+      if (failed(plan))
+        return failure();
+      plans.push_back(std::move(*plan));
+    }
+
+    std::string implBody;
+    {
+      llvm::raw_string_ostream os(implBody);
+      CodeStream cs(os);
+      for (PathPlan &plan : plans)
+        if (failed(emitFills(cs, plan)))
+          return failure();
+    }
+    std::string hostBody;
+    {
+      llvm::raw_string_ostream os(hostBody);
+      CodeStream cs(os);
+      for (PathPlan &plan : plans) {
+        if (failed(emitEntry(cs, plan)))
+          return failure();
+        emitPublicEntries(cs, plan);
+      }
+    }
+    {
+      llvm::raw_string_ostream os(files.header);
+      CodeStream cs(os);
+      emitHeader(cs);
+    }
+    {
+      llvm::raw_string_ostream os(files.impl);
+      CodeStream cs(os);
+      emitImplPrologue(cs);
+      os << implBody;
+      cs.line("}  // namespace detail");
+      cs.line("}  // namespace {0}", ns());
+    }
+    {
+      llvm::raw_string_ostream os(files.source);
+      CodeStream cs(os);
+      emitSourcePrologue(cs);
+      emitCpuFills(cs);
+      os << hostBody;
+      emitTables(cs);
+      cs.line("std::string detail::describe_error(const ErrorRecord &e) { "
+              "return describe(e); }");
+      cs.line("}  // namespace {0}", ns());
+    }
+    {
+      llvm::raw_string_ostream os(files.driver);
+      CodeStream cs(os);
+      emitDriver(cs);
+    }
+    if (llvm::any_of(plans, [](PathPlan &p) {
+          return p.path.getTarget() == Target::gpu;
+        })) {
+      llvm::raw_string_ostream hs(files.cudaHeader), cs_(files.cudaSource);
+      CodeStream h(hs), cu(cs_);
+      if (failed(emitCuda(h, cu)))
+        return failure();
+    }
+    return files;
+  }
+
+private:
+  std::string ns() { return "imeta_gen::" + spec.getSymName().str(); }
+  std::string base() { return spec.getSymName().str(); }
+  Block &specBody() { return spec.getBody().front(); }
+  std::string pascal(StringRef s) {
+    std::string out;
+    bool up = true;
+    for (char ch : s) {
+      if (ch == '_') {
+        up = true;
+        continue;
+      }
+      out += up ? char(toupper(ch)) : ch;
+      up = false;
+    }
+    return out;
+  }
+  std::string buffersName(PathPlan &plan) {
+    return pascal(plan.path.getSymName()) + "Buffers";
+  }
+  std::string ctxName(PathPlan &plan) {
+    return plan.path.getSymName().str() + "_ctx";
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Public header
+  //===--------------------------------------------------------------------===//
+
+  void emitHeader(CodeStream &cs);
+
+  //===--------------------------------------------------------------------===//
+  // Implementation header: contexts and fill functions
+  //===--------------------------------------------------------------------===//
+
+  void emitImplPrologue(CodeStream &cs);
+
+  /// Members every context has: config, ratio sets, inputs.
+  void emitCommonMembers(CodeStream &cs);
+
+  /// The bucketing of a rows space: its count's ratio set.
+  FlatSymbolRefAttr spaceRatios(RowSpace &space) {
+    return space.count.getRatiosAttr();
+  }
+
+  LogicalResult emitFills(CodeStream &cs, PathPlan &plan);
+
+  /// The output name a field is written to in `plan`, if any.
+  const PlannedOutput *outputOf(PathPlan &plan, Operation *def) {
+    for (PlannedOutput &out : plan.outputs)
+      if (out.def == def)
+        return &out;
+    return nullptr;
+  }
+
+  std::string fillName(PathPlan &plan, RowSpace &space) {
+    return formatv("{0}_fill_{1}", plan.path.getSymName(),
+                   space.count.getSymName());
+  }
+
+  /// One fused function per row space: every rows field of the space, at
+  /// rows j0, j0 + step, ... of sequence i. The CPU calls it with (0, 1),
+  /// a CUDA block with (threadIdx.x, blockDim.x).
+  LogicalResult emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpace &space);
+
+  /// The loops of a space's fill function: buckets of the count, rows.
+  LogicalResult emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpace &space);
+
+  //===--------------------------------------------------------------------===//
+  // Host source
+  //===--------------------------------------------------------------------===//
+
+  void emitSourcePrologue(CodeStream &cs);
+
+  /// Helpers shared by all paths: config and input checks, ratio sets.
+  void emitSetupHelpers(CodeStream &cs);
+
+  std::string ruleSuffix(std::optional<StringRef> rule) {
+    return rule ? " (" + rule->str() + ")" : "";
+  }
+
+  /// Points inputs at the caller's arrays and checks presence and bounds.
+  void emitSetupInputs(CodeStream &cs);
+
+  /// The number of buckets of a set in generated code.
+  std::string numBuckets(FlatSymbolRefAttr set) {
+    return set ? formatv("c.num_set[{0}]", st.setId(set)).str() : "1";
+  }
+
+  /// Entries of a host-stage value per bucket.
+  std::string hostLength(Operation *op) {
+    if (auto sum = dyn_cast<PrefixSumOp>(op))
+      return sum.getConvention() == Convention::exclusive ? "(N + 1)" : "N";
+    return cast<FieldOp>(op).getDomain() == Domain::seq ? "N" : "1";
+  }
+
+  LogicalResult emitHostStep(CodeStream &cs, Operation *op, std::vector<std::string> &ruleMessages);
+
+  std::string overflowSuffix() {
+    auto rule = spec.getOverflowRule();
+    return rule ? formatv(" + \" ({0})\"", *rule).str() : "";
+  }
+
+  static std::string escape(StringRef s) {
+    std::string out;
+    for (char ch : s) {
+      if (ch == '"' || ch == '\\')
+        out += '\\';
+      out += ch;
+    }
+    return out;
+  }
+
+  /// The rows an output has in each bucket (host-side expression, in
+  /// terms of `b`).
+  std::string outputRows(PlannedOutput &out);
+  std::string hostLengthExpr(PrefixSumOp sum) {
+    return sum.getConvention() == Convention::exclusive ? "(N + 1)" : "N";
+  }
+
+  LogicalResult emitEntry(CodeStream &cs, PathPlan &plan);
+
+  void emitPublicEntries(CodeStream &cs, PathPlan &plan);
+
+
+  //===--------------------------------------------------------------------===//
+  // CUDA: one kernel per GPU path, calling the same fill functions
+  //===--------------------------------------------------------------------===//
+
+  /// Inputs the fill functions of `plan` read: these travel to the device.
+  llvm::SetVector<Operation *> deviceInputs(PathPlan &plan);
+
+  LogicalResult emitCuda(CodeStream &h, CodeStream &cu);
+
+  void emitCudaPath(CodeStream &cu, PathPlan &plan);
+
+  //===--------------------------------------------------------------------===//
+  // Driver: the C ABI of imeta-run's compiled backends
+  //===--------------------------------------------------------------------===//
+
+  void emitDriver(CodeStream &cs);
+
+public:
+  /// The CPU fill loop of each path: one pass over the sequences, every row
+  /// space of each. Declared before the entry points that call it.
+  void emitCpuFills(CodeStream &cs);
+
+  void emitTables(CodeStream &cs);
+
+  SpecOp spec;
+  EmitterState st;
+  std::vector<PathPlan> plans;
+};
+
+} // namespace imeta::emit
+
+#endif // IMETA_LOWERING_SPECEMITTER_H
