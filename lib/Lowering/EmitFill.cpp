@@ -205,9 +205,6 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
   cs.line("const int64_t rows = c.h_{0}[bc * c.num_seqs + i];", countName);
   cs.line("const int64_t start = c.rowstart_{0}[bc * (c.num_seqs + 1) + i];",
           countName);
-  CodeStream::Scope jloop(cs,
-                          "for (int64_t j = j0; j < rows; j += step)");
-  cs.line("const int64_t r = start + j;  (void)r;");
   // Values of the fields of this space at this row that later fields
   // read.
   llvm::DenseMap<Operation *, std::string> locals;
@@ -216,32 +213,34 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     field.walk([&](GetOp get) {
       read.insert(lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
     });
+  // A `cols` field that reads no other rows field gets its own loop over
+  // (row, column) pairs, so that consecutive threads write consecutive
+  // columns; the others are computed row by row.
+  auto readsRowsFields = [&](FieldOp field) {
+    bool reads = false;
+    field.walk([&](GetOp get) {
+      auto f = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
+      reads |= f.getDomain() == Domain::rows;
+    });
+    return reads;
+  };
+  SmallVector<FieldOp> perRow, perColumn;
+  for (FieldOp field : space.fields)
+    (field.getCols() && !readsRowsFields(field) ? perColumn : perRow)
+        .push_back(field);
+
   auto rowsLocal = [&](FieldOp f, const std::string &idx) -> std::string {
     const std::string &name = locals[f];
     if (!f.getRatiosAttr() || spaceSet)
       return name;
     return name + "[" + idx + "]";
   };
-  for (FieldOp field : space.fields) {
+  // Opens the field's bucket loop (or the guard that the space's bucket is
+  // one of the field's) and binds `b` and `n`.
+  auto openBuckets = [&](FieldOp field,
+                         std::optional<CodeStream::Scope> &bucketScope,
+                         std::optional<CodeStream::Scope> &guard) {
     FlatSymbolRefAttr set = field.getRatiosAttr();
-    std::string local = "v_" + field.getSymName().str();
-    bool perBucketArray = set && !spaceSet;
-    bool keep = read.contains(field);
-    if (keep)
-      cs.line("int64_t {0}{1} = {{};", local,
-              perBucketArray ? "[kMaxRatios]" : "");
-    locals[field] = local;
-    commentFormula(cs, field);
-    // The loop over the field's buckets, or the guard that the space's
-    // bucket is one of them.
-    std::optional<CodeStream::Scope> bucketScope, guard;
-    FormulaScope scope;
-    scope.ownerId = st.owner(field.getSymName());
-    scope.seq = "i";
-    scope.row = "j";
-    scope.globalRow = "r";
-    scope.ratios = set;
-    scope.rowsLocal = rowsLocal;
     if (set && !spaceSet) {
       bucketScope.emplace(
           cs, formatv("for (int32_t b = 0; b < c.num_set[{0}]; ++b)",
@@ -261,40 +260,90 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     }
     if (set)
       cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
-    const PlannedOutput *out = outputOf(plan, field);
-    if (field.getCols()) {
-      std::string live =
-          field.getLive()
-              ? formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
-                        bucketIndex(st, scope, lookupSpecSymbol<FieldOp>(
-                                                   field, field.getLiveAttr())
-                                                   .getRatiosAttr()))
-                    .str()
-              : "c.cfg_" + field.getCols()->str();
-      CodeStream::Scope col(
-          cs, formatv("for (int64_t col = 0; col < {0}; ++col)", live).str());
-      scope.col = "col";
+  };
+  auto scopeOf = [&](FieldOp field) {
+    FormulaScope scope;
+    scope.ownerId = st.owner(field.getSymName());
+    scope.seq = "i";
+    scope.row = "j";
+    scope.globalRow = "r";
+    scope.col = "col";
+    scope.ratios = field.getRatiosAttr();
+    scope.rowsLocal = rowsLocal;
+    return scope;
+  };
+  auto liveColumns = [&](FieldOp field, const FormulaScope &scope) {
+    if (!field.getLive())
+      return "c.cfg_" + field.getCols()->str();
+    auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
+    return formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
+                   bucketIndex(st, scope, live.getRatiosAttr()))
+        .str();
+  };
+  auto storeColumn = [&](FieldOp field, const std::string &value) {
+    if (const PlannedOutput *out = outputOf(plan, field))
+      cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * c.o_{0}_width + col] = "
+              "{2}({3});",
+              out->name, field.getRatiosAttr() ? "b" : "0",
+              elemType(out->isBool), value);
+  };
+
+  {
+    CodeStream::Scope jloop(cs, "for (int64_t j = j0; j < rows; j += step)");
+    cs.line("const int64_t r = start + j;  (void)r;");
+    for (FieldOp field : perRow) {
+      FlatSymbolRefAttr set = field.getRatiosAttr();
+      std::string local = "v_" + field.getSymName().str();
+      bool perBucketArray = set && !spaceSet;
+      bool keep = read.contains(field);
+      if (keep)
+        cs.line("int64_t {0}{1} = {{};", local,
+                perBucketArray ? "[kMaxRatios]" : "");
+      locals[field] = local;
+      commentFormula(cs, field);
+      std::optional<CodeStream::Scope> bucketScope, guard;
+      openBuckets(field, bucketScope, guard);
+      FormulaScope scope = scopeOf(field);
       SmallVector<std::string> results;
+      if (field.getCols()) {
+        CodeStream::Scope col(cs,
+                              formatv("for (int64_t col = 0; col < {0}; ++col)",
+                                      liveColumns(field, scope))
+                                  .str());
+        if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+          return failure();
+        storeColumn(field, results[0]);
+        continue;
+      }
       if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
         return failure();
-      if (out)
-        cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * c.o_{0}_width + col] = "
-                "{2}({3});",
-                out->name, set ? "b" : "0", elemType(out->isBool),
+      if (keep)
+        cs.line("{0}{1} = {2};", local, perBucketArray ? "[b]" : "",
                 results[0]);
-      continue;
+      if (const PlannedOutput *out = outputOf(plan, field))
+        for (auto [k, v] : llvm::enumerate(results))
+          cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] = {4}({5});",
+                  out->name, set ? "b" : "0", results.size(), k,
+                  elemType(out->isBool), v);
     }
+  }
+  for (FieldOp field : perColumn) {
+    commentFormula(cs, field);
+    cs.line("// Threads stride over (row, column) pairs: consecutive threads "
+            "write");
+    cs.line("// consecutive columns of a row.");
+    std::optional<CodeStream::Scope> bucketScope, guard;
+    openBuckets(field, bucketScope, guard);
+    FormulaScope scope = scopeOf(field);
+    cs.line("const int64_t cols = {0};", liveColumns(field, scope));
+    CodeStream::Scope loop(
+        cs, "for (int64_t e = j0; e < rows * cols; e += step)");
+    cs.line("const int64_t j = e / cols, col = e % cols;");
+    cs.line("const int64_t r = start + j;  (void)r;");
     SmallVector<std::string> results;
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
-    if (keep)
-      cs.line("{0}{1} = {2};", local, perBucketArray ? "[b]" : "",
-              results[0]);
-    if (out)
-      for (auto [k, v] : llvm::enumerate(results))
-        cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] = {4}({5});",
-                out->name, set ? "b" : "0", results.size(), k,
-                elemType(out->isBool), v);
+    storeColumn(field, results[0]);
   }
   return success();
 }

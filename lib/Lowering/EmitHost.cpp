@@ -388,6 +388,28 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("H.rowstart_{0}[b * (N + 1) + N] = acc;", name);
   }
 
+  cs.line("// Columns: a row holds at most its field's width.");
+  for (RowSpace &space : plan.rowSpaces)
+    for (FieldOp field : space.fields) {
+      if (!field.getCols())
+        continue;
+      std::string width = "c.cfg_" + field.getCols()->str();
+      cs.line("if ({0} < 0) return failure(\"field '{1}': {2} = \" + "
+              "std::to_string({0}) + \" columns is negative\");",
+              width, field.getSymName(), *field.getCols());
+      if (!field.getLive())
+        continue;
+      auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
+      CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                                      numBuckets(live.getRatiosAttr()))
+                                  .str());
+      cs.line("for (int64_t i = 0; i < N; ++i) if (H.h_{0}[b * N + i] > {1}) "
+              "return failure(\"field '{2}': sequence \" + std::to_string(i) "
+              "+ \": live columns (\" + std::to_string(H.h_{0}[b * N + i]) + "
+              "\") exceed the \" + std::to_string({1}) + \" columns of "
+              "'{3}'\");",
+              live.getSymName(), width, field.getSymName(), *field.getCols());
+    }
   cs.line("// Shapes, then capacities: nothing is written unless every "
           "buffer fits.");
   cs.line("Buffer *buffers = out.begin();");
