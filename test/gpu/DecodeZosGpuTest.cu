@@ -336,6 +336,40 @@ bool driverGpuEqualsCpu(int count) {
   return true;
 }
 
+/// The buffer set refuses a caller's buffer of the wrong element type,
+/// width or size, naming the output, and leaves the set as it was.
+bool bufferSetChecks() {
+  BufferSet set(info());
+  std::string err = set.getOrCreate("positions", 16, 1, 1,
+                                    runtime::Memory::Device);
+  CHECK(err.empty(), "allocate positions: %s", err.c_str());
+  void *before = set.at(set.find("positions")).data;
+  runtime::CallerBuffer small{before, 4, 1, 8, 1, runtime::Memory::Device};
+  err = set.getOrCreate("positions", 16, 1, 1, runtime::Memory::Device,
+                        &small);
+  CHECK(err == "output 'positions': the buffer is [1, 8, 1], smaller than "
+               "[1, 16, 1]",
+        "small buffer: %s", err.c_str());
+  runtime::CallerBuffer bytes{before, 1, 1, 16, 1, runtime::Memory::Device};
+  err = set.getOrCreate("positions", 16, 1, 1, runtime::Memory::Device,
+                        &bytes);
+  CHECK(err == "output 'positions': element size 1, the field needs 4",
+        "element size: %s", err.c_str());
+  err = set.getOrCreate("kv_swa_index_offset_len", 16, 3, 1,
+                        runtime::Memory::Device);
+  CHECK(err == "output 'kv_swa_index_offset_len': rows of 3 values, the "
+               "field has 2",
+        "width: %s", err.c_str());
+  err = set.getOrCreate("nope", 16, 1, 1, runtime::Memory::Device);
+  CHECK(err == "no output named 'nope'", "name: %s", err.c_str());
+  CHECK(set.at(set.find("positions")).data == before &&
+            set.at(set.find("positions")).capacity == 16,
+        "a refused buffer changed the set");
+  std::printf("buffer set: wrong size, element type, width and name "
+              "refused with the output named\n");
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -349,8 +383,8 @@ int main(int argc, char **argv) {
   cudaStream_t stream;
   if (cudaStreamCreate(&stream) != cudaSuccess)
     return 1;
-  bool ok = randomBatches(count, stream) && graphReplay(stream) &&
-            driverGpuEqualsCpu(100);
+  bool ok = bufferSetChecks() && randomBatches(count, stream) &&
+            graphReplay(stream) && driverGpuEqualsCpu(100);
   cudaStreamDestroy(stream);
   std::printf("%s (%d failures)\n", ok && !failures ? "PASSED" : "FAILED",
               failures);
