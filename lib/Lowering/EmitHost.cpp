@@ -194,6 +194,20 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
   }
 }
 
+/// The loops of a host step: over the buckets of `set` (binding `b`, `n`),
+/// then over sequences (`i`) for a per-sequence step.
+void SpecEmitter::openHostLoops(CodeStream &cs, FlatSymbolRefAttr set,
+                                bool perSeq,
+                                std::optional<CodeStream::Scope> &bucketLoop,
+                                std::optional<CodeStream::Scope> &seqLoop) {
+  bucketLoop.emplace(
+      cs, formatv("for (int32_t b = 0; b < {0}; ++b)", numBuckets(set)).str());
+  if (set)
+    cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
+  if (perSeq)
+    seqLoop.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
+}
+
 LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vector<std::string> &ruleMessages) {
   if (auto sum = dyn_cast<PrefixSumOp>(op)) {
     std::string name = sum.getSymName().str();
@@ -224,19 +238,13 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
     unsigned ruleId = ruleMessages.size();
     ruleMessages.push_back((rule.getRule() + ": " + rule.getMessage()).str());
     FormulaScope scope;
-    scope.ownerId = st.owner((rule.getRule() + ": " + rule.getMessage()).str());
+    scope.ownerId = st.owner(ruleMessages.back());
     scope.ratios = set;
     bool perSeq = rule.getDomain() == Domain::seq;
     scope.seq = perSeq ? "i" : "-1";
     cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
-    CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                    numBuckets(set))
-                                .str());
-    if (set)
-      cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
-    std::optional<CodeStream::Scope> iloop;
-    if (perSeq)
-      iloop.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
+    std::optional<CodeStream::Scope> bucketLoop, seqLoop;
+    openHostLoops(cs, set, perSeq, bucketLoop, seqLoop);
     SmallVector<std::string> results;
     cs.line("int64_t holds = 0;");
     {
@@ -266,14 +274,8 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
   bool perSeq = field.getDomain() == Domain::seq;
   scope.seq = perSeq ? "i" : "-1";
   commentFormula(cs, field);
-  CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                  numBuckets(set))
-                              .str());
-  if (set)
-    cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
-  std::optional<CodeStream::Scope> iloop;
-  if (perSeq)
-    iloop.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
+  std::optional<CodeStream::Scope> bucketLoop, seqLoop;
+  openHostLoops(cs, set, perSeq, bucketLoop, seqLoop);
   SmallVector<std::string> results;
   {
     CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");

@@ -215,6 +215,9 @@ private:
     return cast<FieldOp>(op).getDomain() == Domain::seq ? "N" : "1";
   }
 
+  void openHostLoops(CodeStream &cs, FlatSymbolRefAttr set, bool perSeq,
+                     std::optional<CodeStream::Scope> &bucketLoop,
+                     std::optional<CodeStream::Scope> &seqLoop);
   LogicalResult emitHostStep(CodeStream &cs, Operation *op, std::vector<std::string> &ruleMessages);
 
   std::string overflowSuffix() {

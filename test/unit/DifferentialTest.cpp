@@ -10,6 +10,7 @@
 #include "RandomBatch.h"
 #include "RandomBatchJson.h"
 #include "ReferenceV4.h"
+#include "V4Spec.h"
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
@@ -28,27 +29,11 @@ namespace {
 
 constexpr int kSeeds = 2000;
 
-/// Parses the shipped spec once for all tests.
+/// Compares the evaluator with the reference on the shipped spec.
 class DeepInferV4 : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    mlir::DialectRegistry registry;
-    registerSpecDialects(registry);
-    context = new mlir::MLIRContext(registry);
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(
-        mlir::parseSourceFile<mlir::ModuleOp>(IMETA_SPEC_DIR
-                                              "/deepinfer_v4.mlir",
-                                              context));
-  }
-  static void TearDownTestSuite() {
-    delete module;
-    delete context;
-  }
-
-  SpecOp spec() { return *(*module)->getOps<SpecOp>().begin(); }
-  PathOp path(llvm::StringRef name) {
-    return llvm::cast<PathOp>(mlir::SymbolTable::lookupSymbolIn(spec(), name));
-  }
+  SpecOp spec() { return test::v4Spec(); }
+  PathOp path(llvm::StringRef name) { return test::v4Path(name); }
 
   /// Evaluates `pathName` on `batch` and compares with `expected`.
   void compare(const ref::Batch &batch, llvm::StringRef pathName,
@@ -92,14 +77,9 @@ protected:
     }
   }
 
-  static mlir::MLIRContext *context;
-  static mlir::OwningOpRef<mlir::ModuleOp> *module;
 };
 
-mlir::MLIRContext *DeepInferV4::context = nullptr;
-mlir::OwningOpRef<mlir::ModuleOp> *DeepInferV4::module = nullptr;
-
-TEST_F(DeepInferV4, SpecParses) { ASSERT_TRUE(module && *module); }
+TEST_F(DeepInferV4, SpecParses) { ASSERT_TRUE(spec()); }
 
 TEST_F(DeepInferV4, PromptMatchesReference) {
   for (uint64_t seed = 0; seed < kSeeds; ++seed) {

@@ -11,6 +11,7 @@
 #include "RandomBatchJson.h"
 
 #include "GeneratedInputs.h"
+#include "V4Spec.h"
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
@@ -64,20 +65,7 @@ template <typename Buffers> struct OwnedBuffers {
 
 class GeneratedCpu : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    mlir::DialectRegistry registry;
-    registerSpecDialects(registry);
-    context = new mlir::MLIRContext(registry);
-    module = new mlir::OwningOpRef<mlir::ModuleOp>(
-        mlir::parseSourceFile<mlir::ModuleOp>(IMETA_SPEC_DIR
-                                              "/deepinfer_v4.mlir",
-                                              context));
-  }
-  static void TearDownTestSuite() {
-    delete module;
-    delete context;
-  }
-  SpecOp spec() { return *(*module)->getOps<SpecOp>().begin(); }
+  SpecOp spec() { return test::v4Spec(); }
 
   /// Runs the generated `run` (shape, then fill) and the evaluator on the
   /// same batch; compares outputs bucket by bucket.
@@ -97,8 +85,7 @@ protected:
     llvm::Expected<Batch> parsed = parseBatch(spec(), ref::toJson(batch));
     ASSERT_TRUE(bool(parsed));
     Evaluator ev(spec(), *parsed);
-    auto path = llvm::cast<PathOp>(
-        mlir::SymbolTable::lookupSymbolIn(spec(), pathName));
+    PathOp path = test::v4Path(pathName);
     ASSERT_FALSE(bool(ev.checkRules(path)));
     auto outputs = ev.evaluatePath(path);
     ASSERT_TRUE(bool(outputs)) << llvm::toString(outputs.takeError());
@@ -136,11 +123,7 @@ protected:
     EXPECT_EQ(seen, want.size());
   }
 
-  static mlir::MLIRContext *context;
-  static mlir::OwningOpRef<mlir::ModuleOp> *module;
 };
-mlir::MLIRContext *GeneratedCpu::context = nullptr;
-mlir::OwningOpRef<mlir::ModuleOp> *GeneratedCpu::module = nullptr;
 
 TEST_F(GeneratedCpu, PromptEqualsEvaluator) {
   for (uint64_t seed = 0; seed < kSeeds; ++seed) {

@@ -10,6 +10,7 @@
 
 #include "RandomBatch.h"
 #include "RandomBatchJson.h"
+#include "V4Spec.h"
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
@@ -66,13 +67,8 @@ void mutate(llvm::json::Object &root, std::mt19937_64 &rng) {
 }
 
 TEST(BrokenBatches, GetAnErrorOrAResultNeverACrash) {
-  mlir::DialectRegistry registry;
-  registerSpecDialects(registry);
-  mlir::MLIRContext context(registry);
-  auto module = mlir::parseSourceFile<mlir::ModuleOp>(
-      IMETA_SPEC_DIR "/deepinfer_v4.mlir", &context);
-  ASSERT_TRUE(module);
-  SpecOp spec = *module->getOps<SpecOp>().begin();
+  SpecOp spec = test::v4Spec();
+  ASSERT_TRUE(spec);
 
   int rejected = 0, accepted = 0;
   for (uint64_t seed = 0; seed < 1500; ++seed) {

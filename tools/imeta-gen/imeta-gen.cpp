@@ -12,6 +12,7 @@
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
+#include "dialect/SpecFile.h"
 #include "lib/Lowering/CppEmitter.h"
 #include "lib/Transforms/Passes.h"
 
@@ -19,7 +20,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -65,21 +65,18 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(specFile, sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 1;
-  auto specs = llvm::to_vector(module->getOps<imeta::SpecOp>());
-  if (specs.size() != 1)
-    return error(specFile + ": expected exactly one imeta.spec");
+  FailureOr<imeta::SpecFile> file =
+      imeta::loadSpecFile(specFile, context, sourceMgr);
+  if (failed(file))
+    return 1; // Reported through the diagnostic handler.
   // The schedule passes record what the emitters follow (keeping anything
   // recorded by hand in the spec).
   PassManager pm(&context, imeta::SpecOp::getOperationName());
   pm.addPass(imeta::createOrderHost());
   pm.addPass(imeta::createFuseRows());
-  if (failed(pm.run(specs.front())))
+  if (failed(pm.run(file->spec)))
     return 1;
-  FailureOr<imeta::GeneratedFiles> files = imeta::emitSpec(specs.front());
+  FailureOr<imeta::GeneratedFiles> files = imeta::emitSpec(file->spec);
   if (failed(files))
     return 1; // The emitter has reported where.
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))

@@ -10,6 +10,7 @@
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
+#include "dialect/SpecFile.h"
 #include "lib/Eval/Batch.h"
 #include "lib/Eval/Evaluator.h"
 #include "lib/Eval/FieldJson.h"
@@ -17,7 +18,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -68,15 +68,11 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(specFile, sourceMgr, ParserConfig(&context));
-  if (!module)
-    return 1; // The parser or verifier has reported why.
-
-  auto specs = llvm::to_vector(module->getOps<imeta::SpecOp>());
-  if (specs.size() != 1)
-    return error(specFile + ": expected exactly one imeta.spec");
-  imeta::SpecOp spec = specs.front();
+  FailureOr<imeta::SpecFile> file =
+      imeta::loadSpecFile(specFile, context, sourceMgr);
+  if (failed(file))
+    return 1; // Reported through the diagnostic handler.
+  imeta::SpecOp spec = file->spec;
   auto path = dyn_cast_or_null<imeta::PathOp>(
       SymbolTable::lookupSymbolIn(spec, pathName));
   if (!path)
