@@ -6,3 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 ctest --test-dir build --output-on-failure
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "note: no GPU on this machine: the GPU test ('gpu') was skipped;" \
+       "run build/test/gpu/imeta-gpu-tests where there is one"
+fi
