@@ -105,7 +105,7 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
               plan.path.getSymName());
       CodeStream::Scope s(cs, "struct " + buffersName(plan), ";");
       for (PlannedOutput &out : plan.outputs)
-        cs.line("Buffer {0};", out.name);
+        cs.line("Buffer {0};  // {1}", out.name, out.layout);
       cs.line("static constexpr int kCount = {0};", plan.outputs.size());
       cs.line("Buffer *begin() {{ return &{0}; }", plan.outputs.front().name);
     }

@@ -76,4 +76,26 @@ def FuseRows : Pass<"imeta-fuse-rows", "::imeta::SpecOp"> {
   }];
 }
 
+def StackBuckets : Pass<"imeta-stack-buckets", "::imeta::SpecOp"> {
+  let summary = "Record the stacked buffer layout of every path output";
+  let description = [{
+    A field bucketed over a ratio set is one stacked buffer,
+    `[n_ratios, rows, width]`, whose bucket b is the row view `NAME.n`
+    (n the set's b-th ratio), at a bucket stride fixed when the buffer is
+    made, so a graph captured on it replays for any smaller batch. Rows are
+    `N`, `N+1`, `1` or `rows(@count)`; width a number or a config parameter.
+
+    Before:
+    ```mlir
+    imeta.output "positions_c" = @decode_positions_c
+    ```
+    After:
+    ```mlir
+    imeta.output "positions_c" = @decode_positions_c {imeta.layout = "[ca_ratios][rows(q)][1] i32"}
+    ```
+    The emitters check a recorded layout against the field (a located error
+    if it differs) and document each generated Buffer with it.
+  }];
+}
+
 #endif // IMETA_TRANSFORMS_PASSES_TD

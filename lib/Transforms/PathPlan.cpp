@@ -55,6 +55,33 @@ SmallVector<RequireOp> imeta::allRules(PathOp path) {
   return rules;
 }
 
+std::string imeta::bufferLayout(Operation *def) {
+  FlatSymbolRefAttr set = getRatios(def);
+  std::string buckets = set ? set.getValue().str() : "1";
+  std::string rows, width = "1", type = "i32";
+  if (auto sum = dyn_cast<PrefixSumOp>(def)) {
+    rows = sum.getConvention() == Convention::exclusive ? "N+1" : "N";
+  } else {
+    auto field = cast<FieldOp>(def);
+    switch (field.getDomain()) {
+    case Domain::scalar:
+      rows = "1";
+      break;
+    case Domain::seq:
+      rows = "N";
+      break;
+    case Domain::rows:
+      rows = "rows(" + field.getCountAttr().getValue().str() + ")";
+      break;
+    }
+    width = field.getCols() ? field.getCols()->str()
+                            : std::to_string(field.getWidth());
+    if (field.getElementType().isInteger(1))
+      type = "i1";
+  }
+  return "[" + buckets + "][" + rows + "][" + width + "] " + type;
+}
+
 PathPlan imeta::defaultPlan(PathOp path) {
   PathPlan plan;
   plan.path = path;
@@ -100,11 +127,15 @@ PathPlan imeta::defaultPlan(PathOp path) {
 
   for (OutputOp out : getPathOutputs(path)) {
     Operation *def = SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr());
-    PlannedOutput po{out.getName().str(), def, getRatios(def)};
+    PlannedOutput po;
+    po.name = out.getName().str();
+    po.def = def;
+    po.ratios = getRatios(def);
     if (auto field = dyn_cast<FieldOp>(def)) {
       po.width = field.getCols() ? 0 : field.getWidth();
       po.isBool = field.getElementType().isInteger(1);
     }
+    po.layout = bufferLayout(def);
     plan.outputs.push_back(po);
   }
 
@@ -232,6 +263,17 @@ static LogicalResult applyFillSchedule(PathPlan &plan, ArrayAttr groups) {
 
 FailureOr<PathPlan> imeta::planPath(PathOp path) {
   PathPlan plan = defaultPlan(path);
+  for (OutputOp out : getPathOutputs(path)) {
+    auto recorded = out->getAttrOfType<StringAttr>(kLayoutAttr);
+    if (!recorded)
+      continue;
+    std::string layout = bufferLayout(
+        SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr()));
+    if (recorded.getValue() != layout)
+      return out.emitOpError("records the buffer layout '")
+             << recorded.getValue() << "', but its field is laid out as '"
+             << layout << "'";
+  }
   if (auto order = path->getAttrOfType<ArrayAttr>(kHostScheduleAttr))
     if (failed(applyHostSchedule(plan, order)))
       return failure();

@@ -40,6 +40,10 @@ struct PlannedOutput {
   mlir::FlatSymbolRefAttr ratios; ///< bucketing (null if none)
   unsigned width = 1;            ///< values per row (columns for `cols`)
   bool isBool = false;
+  /// The stacked buffer it is written to: "[BUCKETS][ROWS][WIDTH] TYPE",
+  /// e.g. "[ca_ratios][rows(q)][1] i32" (bucket b of a ratio set is the
+  /// row view NAME.n, n the set's b-th ratio).
+  std::string layout;
 };
 
 /// The generated code's schedule for one path.
@@ -66,7 +70,11 @@ PathPlan defaultPlan(PathOp path);
 /// The rules a path checks, in order: the spec's, then the path's own.
 llvm::SmallVector<RequireOp> allRules(PathOp path);
 
-/// Attribute names of a recorded schedule.
+/// The stacked-buffer layout of an output's source field or prefix sum.
+std::string bufferLayout(mlir::Operation *def);
+
+/// Attribute names of a recorded schedule and layout.
+inline constexpr llvm::StringLiteral kLayoutAttr = "imeta.layout";
 inline constexpr llvm::StringLiteral kHostScheduleAttr = "imeta.host";
 inline constexpr llvm::StringLiteral kFillScheduleAttr = "imeta.fill";
 

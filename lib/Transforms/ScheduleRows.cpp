@@ -2,7 +2,8 @@
 //
 // imeta-order-host records the host stage (the light first pass that sizes
 // every data-dependent field), imeta-fuse-rows the fusion of rows fields
-// into one loop nest per row space. The emitters follow what is recorded.
+// into one loop nest per row space, imeta-stack-buckets the stacked buffer
+// of each output. The emitters follow what is recorded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 namespace imeta {
 #define GEN_PASS_DEF_ORDERHOST
 #define GEN_PASS_DEF_FUSEROWS
+#define GEN_PASS_DEF_STACKBUCKETS
 #include "lib/Transforms/Passes.h.inc"
 } // namespace imeta
 
@@ -61,6 +63,18 @@ struct FuseRowsPass : imeta::impl::FuseRowsBase<FuseRowsPass> {
       }
       path->setAttr(kFillScheduleAttr, b.getArrayAttr(groups));
     }
+  }
+};
+struct StackBucketsPass : imeta::impl::StackBucketsBase<StackBucketsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](OutputOp out) {
+      if (out->hasAttr(kLayoutAttr))
+        return;
+      Operation *def =
+          SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr());
+      out->setAttr(kLayoutAttr,
+                   StringAttr::get(&getContext(), bufferLayout(def)));
+    });
   }
 };
 } // namespace

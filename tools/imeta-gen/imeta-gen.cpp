@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
   PassManager pm(&context, imeta::SpecOp::getOperationName());
   pm.addPass(imeta::createOrderHost());
   pm.addPass(imeta::createFuseRows());
+  pm.addPass(imeta::createStackBuckets());
   if (failed(pm.run(file->spec)))
     return 1;
   FailureOr<imeta::GeneratedFiles> files = imeta::emitSpec(file->spec);
