@@ -194,11 +194,21 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
       return failure();
   }
   if (auto cols = getColsAttr()) {
-    auto param = resolve<ConfigOp>(*this, tables, cols, "config parameter");
-    if (failed(param))
+    // The width: an i32 config parameter, or a flat i32 scalar field (one
+    // width per ratio bucket when bucketed).
+    Operation *def = tables.lookupNearestSymbolFrom(*this, cols);
+    auto param = dyn_cast_or_null<ConfigOp>(def);
+    auto width = dyn_cast_or_null<FieldOp>(def);
+    bool ok = (param && param.getType().isInteger(32)) ||
+              (width && width.getDomain() == Domain::scalar &&
+               width.getWidth() == 1 && !width.getCols() &&
+               width.getElementType().isInteger(32));
+    if (!ok)
+      return emitOpError("column count ")
+             << cols << " must be an i32 config or a flat i32 scalar field";
+    if (width && failed(verifyRatioUse(*this, getRatiosAttr(),
+                                       width.getRatiosAttr(), cols)))
       return failure();
-    if (!param->getType().isInteger(32))
-      return emitOpError("column count ") << cols << " must be an i32 config";
   }
   if (auto live = getLiveAttr()) {
     auto field = resolve<FieldOp>(*this, tables, live, "field");
@@ -332,7 +342,8 @@ static SmallVector<FlatSymbolRefAttr> dependencies(Operation *op) {
     for (Attribute m : u.getMembers())
       deps.push_back(cast<FlatSymbolRefAttr>(m));
   if (auto field = dyn_cast<FieldOp>(op)) {
-    for (FlatSymbolRefAttr a : {field.getCountAttr(), field.getLiveAttr()})
+    for (FlatSymbolRefAttr a :
+         {field.getCountAttr(), field.getLiveAttr(), field.getColsAttr()})
       if (a)
         deps.push_back(a);
     field.getBody().walk([&](Operation *inner) {

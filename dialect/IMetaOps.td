@@ -132,8 +132,10 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
       its sequence, `imeta.row` its index in the whole field.
     `over @set` makes one bucket per ratio of the set (`imeta.ratio`).
     `cols(@width)` makes each row `width` columns wide (`imeta.col_index`);
-    with `live(@n)`, only columns below `n(i)` are computed and written, the
-    rest are left unspecified.
+    `@width` is an i32 config parameter or a scalar field (so a bucketed
+    field may be wider in one bucket than another). With `live(@n)`, only
+    columns below `n(i)` are computed and written, the rest are left
+    unspecified.
 
     ```mlir
     imeta.field @positions rows(@q) {

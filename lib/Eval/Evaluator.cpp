@@ -107,9 +107,19 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
   const FieldValue *live = nullptr;
   if (auto cols = field.getColsAttr()) {
     numCols = batch.config.lookup(cols.getValue());
+    if (auto width = dyn_cast<FieldOp>(lookup(cols))) {
+      auto v = evaluate(width, width.getRatiosAttr() ? ratio : 0);
+      if (!v)
+        return v.takeError();
+      numCols = (*v)->data.front();
+    }
     if (numCols < 0)
       return fail(formatv("'{0}' = {1} columns is negative", cols.getValue(),
                           numCols));
+    if (numCols > kMaxValues)
+      return fail(formatv("'{0}' = {1} columns is more than the reference "
+                          "evaluator holds",
+                          cols.getValue(), numCols));
     out.width = numCols;
     if (auto liveSym = field.getLiveAttr()) {
       auto v = evaluate(lookup(liveSym), getRatios(lookup(liveSym)) ? ratio : 0);

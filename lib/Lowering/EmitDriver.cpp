@@ -103,17 +103,17 @@ std::string toJson(Buffers &out, const g::OutputInfo *info) {
         continue;
       }
       bool nested = info[k].width != 1;
-      int64_t width = b.width;
+      int64_t stride = b.width, cols = b.cols[bucket];
       s += "[";
       for (int64_t r = 0; r < b.rows[bucket]; ++r) {
         if (r)
           s += ",";
         if (nested)
           s += "[";
-        for (int64_t c = 0; c < width; ++c) {
+        for (int64_t c = 0; c < cols; ++c) {
           if (c)
             s += ",";
-          append(s, at(r * width + c), info[k].is_bool);
+          append(s, at(r * stride + c), info[k].is_bool);
         }
         if (nested)
           s += "]";

@@ -194,6 +194,16 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
   return success();
 }
 
+std::string SpecEmitter::columnCount(FieldOp field,
+                                     const FormulaScope &scope) {
+  auto width = lookupSpecSymbol<FieldOp>(field, field.getColsAttr());
+  if (!width)
+    return "c.cfg_" + field.getCols()->str();
+  return formatv("c.h_{0}[{1}]", width.getSymName(),
+                 bucketIndex(st, scope, width.getRatiosAttr()))
+      .str();
+}
+
 /// The loops of a space's fill function: buckets of the count, rows.
 LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpace &space) {
   FlatSymbolRefAttr spaceSet = spaceRatios(space);
@@ -274,7 +284,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
   };
   auto liveColumns = [&](FieldOp field, const FormulaScope &scope) {
     if (!field.getLive())
-      return "c.cfg_" + field.getCols()->str();
+      return columnCount(field, scope);
     auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
     return formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
                    bucketIndex(st, scope, live.getRatiosAttr()))

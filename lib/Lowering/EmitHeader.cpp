@@ -78,11 +78,12 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
     cs.line("int64_t capacity = 0;       ///< rows per bucket");
     cs.line("int64_t bucket_stride = 0;  ///< elements between buckets");
     cs.line("int32_t max_buckets = 1;    ///< buckets the buffer holds");
-    cs.line("int64_t width = 0;          ///< values per row; 0: set by "
+    cs.line("int64_t width = 0;          ///< row stride (values); 0: set by "
             "the routine");
     cs.line("// Written by the routine:");
     cs.line("int32_t buckets = 0;");
     cs.line("int64_t rows[kMaxRatios] = {};");
+    cs.line("int64_t cols[kMaxRatios] = {};  ///< values per row, <= width");
     cs.line("int32_t ratios[kMaxRatios] = {};");
   }
   cs.blank();

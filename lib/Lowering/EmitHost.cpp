@@ -395,65 +395,100 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     for (FieldOp field : space.fields) {
       if (!field.getCols())
         continue;
-      std::string width = "c.cfg_" + field.getCols()->str();
+      FormulaScope scope;
+      scope.ratios = field.getRatiosAttr();
+      CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                                      numBuckets(field.getRatiosAttr()))
+                                  .str());
+      std::string width = columnCount(field, scope);
       cs.line("if ({0} < 0) return failure(\"field '{1}': {2} = \" + "
               "std::to_string({0}) + \" columns is negative\");",
               width, field.getSymName(), *field.getCols());
       if (!field.getLive())
         continue;
       auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
-      CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                      numBuckets(live.getRatiosAttr()))
-                                  .str());
-      cs.line("for (int64_t i = 0; i < N; ++i) if (H.h_{0}[b * N + i] > {1}) "
+      std::string liveAt = formatv("H.h_{0}[({1}) * N + i]", live.getSymName(),
+                                   bucketIndex(st, scope, live.getRatiosAttr()));
+      cs.line("for (int64_t i = 0; i < N; ++i) if ({0} > {1}) "
               "return failure(\"field '{2}': sequence \" + std::to_string(i) "
-              "+ \": live columns (\" + std::to_string(H.h_{0}[b * N + i]) + "
+              "+ \": live columns (\" + std::to_string({0}) + "
               "\") exceed the \" + std::to_string({1}) + \" columns of "
               "'{3}'\");",
-              live.getSymName(), width, field.getSymName(), *field.getCols());
+              liveAt, width, field.getSymName(), *field.getCols());
     }
   cs.line("// Shapes, then capacities: nothing is written unless every "
           "buffer fits.");
   cs.line("Buffer *buffers = out.begin();");
+  cs.line("struct {{ int32_t buckets; int64_t width; int64_t cols[kMaxRatios]; "
+          "} shape[{0}::kCount] = {{};",
+          bufs);
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
     CodeStream::Scope s(cs, "");
     cs.line("Buffer &buf = buffers[{0}];", k);
     cs.line("const int32_t nb = {0};", numBuckets(po.ratios));
-    std::string width =
-        po.width ? std::to_string(po.width)
-                 : "c.cfg_" + cast<FieldOp>(po.def).getCols()->str();
-    cs.line("const int64_t width = {0};", width);
-    cs.line("if (fill && buf.width != 0 && buf.width != width) return "
-            "failure(\"output '{0}': buffer has \" + "
-            "std::to_string(buf.width) + \" values per row, the field \" + "
-            "std::to_string(width));",
-            po.name);
+    // Values per row in each bucket; the buffer's width is its row stride.
+    cs.line("int64_t cols[kMaxRatios] = {};");
+    cs.line("int64_t width = 0;");
+    {
+      CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
+      if (po.width) {
+        cs.line("cols[b] = {0};", po.width);
+      } else {
+        FormulaScope scope;
+        scope.ratios = po.ratios;
+        cs.line("cols[b] = {0};", columnCount(cast<FieldOp>(po.def), scope));
+      }
+      cs.line("width = width > cols[b] ? width : cols[b];");
+    }
+    if (po.width)
+      cs.line("if (fill && buf.width != 0 && buf.width != width) return "
+              "failure(\"output '{0}': buffer has \" + "
+              "std::to_string(buf.width) + \" values per row, the field \" + "
+              "std::to_string(width));",
+              po.name);
+    else
+      cs.line("if (fill && buf.width != 0 && buf.width < width) return "
+              "failure(\"output '{0}': buffer rows hold \" + "
+              "std::to_string(buf.width) + \" values, the field needs \" + "
+              "std::to_string(width));",
+              po.name);
+    cs.line("const int64_t stride = fill && buf.width ? buf.width : width;");
     cs.line("if (fill && nb > buf.max_buckets) return failure(\"output "
             "'{0}': \" + std::to_string(nb) + \" ratio buckets, the buffer "
             "holds \" + std::to_string(buf.max_buckets));",
             po.name);
-    CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
-    cs.line("const int64_t rows = {0};", outputRows(po));
-    cs.line("if (fill && (!buf.data || rows > buf.capacity)) return "
-            "failure(\"output '{0}\" + std::string({1}) + \"': needs \" + "
-            "std::to_string(rows) + \" rows, the buffer holds \" + "
-            "std::to_string(buf.data ? buf.capacity : 0));",
-            po.name,
-            po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][b])",
-                                st.setId(po.ratios))
-                            .str()
-                      : "\"\"");
+    cs.line("if (fill && nb > 1 && buf.bucket_stride < buf.capacity * stride) "
+            "return failure(\"output '{0}': buckets \" + "
+            "std::to_string(buf.bucket_stride) + \" values apart overlap \" + "
+            "std::to_string(buf.capacity) + \" rows of \" + "
+            "std::to_string(stride));",
+            po.name);
+    {
+      CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
+      cs.line("const int64_t rows = {0};", outputRows(po));
+      cs.line("if (fill && (!buf.data || rows > buf.capacity)) return "
+              "failure(\"output '{0}\" + std::string({1}) + \"': needs \" + "
+              "std::to_string(rows) + \" rows, the buffer holds \" + "
+              "std::to_string(buf.data ? buf.capacity : 0));",
+              po.name,
+              po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][b])",
+                                  st.setId(po.ratios))
+                              .str()
+                        : "\"\"");
+    }
+    cs.line("shape[{0}].width = stride;", k);
+    cs.line("shape[{0}].buckets = nb;", k);
+    cs.line("for (int32_t b = 0; b < nb; ++b) shape[{0}].cols[b] = cols[b];", k);
   }
   cs.line("// Record shapes.");
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
     CodeStream::Scope s(cs, "");
     cs.line("Buffer &buf = buffers[{0}];", k);
-    cs.line("buf.buckets = {0};", numBuckets(po.ratios));
-    cs.line("buf.width = {0};",
-            po.width ? std::to_string(po.width)
-                     : "c.cfg_" + cast<FieldOp>(po.def).getCols()->str());
+    cs.line("buf.buckets = shape[{0}].buckets;", k);
+    cs.line("buf.width = shape[{0}].width;", k);
     CodeStream::Scope b(cs, "for (int32_t b = 0; b < buf.buckets; ++b)");
     cs.line("buf.rows[b] = {0};", outputRows(po));
+    cs.line("buf.cols[b] = shape[{0}].cols[b];", k);
     cs.line("buf.ratios[b] = {0};",
             po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
                       : "0");

@@ -215,6 +215,9 @@ private:
     return cast<FieldOp>(op).getDomain() == Domain::seq ? "N" : "1";
   }
 
+  /// The column count of a `cols` field in bucket `scope.bucket` (a config
+  /// parameter, or a scalar field's host-stage value).
+  std::string columnCount(FieldOp field, const FormulaScope &scope);
   void openHostLoops(CodeStream &cs, FlatSymbolRefAttr set, bool perSeq,
                      std::optional<CodeStream::Scope> &bucketLoop,
                      std::optional<CodeStream::Scope> &seqLoop);

@@ -20,6 +20,7 @@ SmallVector<Operation *> imeta::fieldDependencies(Operation *op) {
   if (auto field = dyn_cast<FieldOp>(op)) {
     add(field.getCountAttr());
     add(field.getLiveAttr());
+    add(field.getColsAttr());
   }
   op->walk([&](Operation *inner) {
     if (auto get = dyn_cast<GetOp>(inner))

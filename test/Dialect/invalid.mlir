@@ -256,7 +256,7 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.config @w : i1
-  // expected-error @below {{column count @w must be an i32 config}}
+  // expected-error @below {{column count @w must be an i32 config or a flat i32 scalar field}}
   imeta.field @f seq cols(@w) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -772,4 +772,33 @@ imeta.spec @s {
   imeta.config @c : i32
   // expected-error @below {{redefinition of symbol named 'c'}}
   imeta.input @c : i32
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @w seq {
+    %c = arith.constant 4 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{column count @w must be an i32 config or a flat i32 scalar field}}
+  imeta.field @f seq cols(@w) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @r
+  imeta.field @w scalar over @r {
+    %c = arith.constant 4 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{reads @w, which is bucketed over @r, from a context that is not bucketed by ratio}}
+  imeta.field @f seq cols(@w) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
 }
