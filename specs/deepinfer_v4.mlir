@@ -423,11 +423,9 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
 
   // SWA pivots (P0, P1, P2, P3): row r sees history rows [P0, P0 + P1) and
   // this step's keys [P2, P2 + P3).
-  imeta.field @kv_swa_full_index_pivots rows(@q) {
-    %i = imeta.seq_index : i32
-    %j = imeta.row_index : i32
-    %N = imeta.num_seqs : i32
-    %s = imeta.get @query_start : i32
+  // abs_lo = min(max(pos - W + 1, swa_valid_start, 0), pos + 1): the lowest
+  // position row r may see.
+  imeta.field @pivot_abs_lo rows(@q) {
     %pos = imeta.get @positions : i32
     %W = imeta.get_config @window_size : i32
     %valid = imeta.get_input @swa_valid_start : i32
@@ -438,20 +436,70 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     %lo0 = arith.maxsi %win, %valid : i32
     %lo1 = arith.maxsi %lo0, %c0 : i32
     %abs_lo = arith.minsi %lo1, %p1 : i32
+    imeta.yield %abs_lo : i32
+  }
+  // start_slot = min(abs_lo, s) - (s - W): where the visible history starts
+  // in the sequence's W history rows.
+  imeta.field @pivot_start_slot rows(@q) {
+    %abs_lo = imeta.get @pivot_abs_lo : i32
+    %s = imeta.get @query_start : i32
+    %W = imeta.get_config @window_size : i32
     %sec1_lo = arith.minsi %abs_lo, %s : i32
     %hb = arith.subi %s, %W : i32
     %start_slot = arith.subi %sec1_lo, %hb : i32
-    %home = arith.muli %i, %W : i32
-    %P0 = arith.addi %home, %start_slot : i32
-    %P1 = arith.subi %W, %start_slot : i32
+    imeta.yield %start_slot : i32
+  }
+  // k_lo = max(0, abs_lo - s): the first of this step's keys row r sees.
+  imeta.field @pivot_k_lo rows(@q) {
+    %abs_lo = imeta.get @pivot_abs_lo : i32
+    %s = imeta.get @query_start : i32
+    %c0 = arith.constant 0 : i32
     %d = arith.subi %abs_lo, %s : i32
     %k_lo = arith.maxsi %d, %c0 : i32
+    imeta.yield %k_lo : i32
+  }
+  // P0 = i·W + start_slot.
+  imeta.field @pivot_p0 rows(@q) {
+    %i = imeta.seq_index : i32
+    %W = imeta.get_config @window_size : i32
+    %start_slot = imeta.get @pivot_start_slot : i32
+    %home = arith.muli %i, %W : i32
+    %P0 = arith.addi %home, %start_slot : i32
+    imeta.yield %P0 : i32
+  }
+  // P1 = W - start_slot.
+  imeta.field @pivot_p1 rows(@q) {
+    %W = imeta.get_config @window_size : i32
+    %start_slot = imeta.get @pivot_start_slot : i32
+    %P1 = arith.subi %W, %start_slot : i32
+    imeta.yield %P1 : i32
+  }
+  // P2 = N·W + cu_q[i] + k_lo (this step's keys follow all history).
+  imeta.field @pivot_p2 rows(@q) {
+    %i = imeta.seq_index : i32
+    %N = imeta.num_seqs : i32
+    %W = imeta.get_config @window_size : i32
+    %k_lo = imeta.get @pivot_k_lo : i32
     %hist = arith.muli %N, %W : i32
     %cu = imeta.prefix_at @cu_seqlens_q[%i] : !imeta.prefix<exclusive> -> i32
     %sec2 = arith.addi %hist, %cu : i32
     %P2 = arith.addi %sec2, %k_lo : i32
+    imeta.yield %P2 : i32
+  }
+  // P3 = j - k_lo + 1.
+  imeta.field @pivot_p3 rows(@q) {
+    %j = imeta.row_index : i32
+    %k_lo = imeta.get @pivot_k_lo : i32
+    %c1 = arith.constant 1 : i32
     %jk = arith.subi %j, %k_lo : i32
     %P3 = arith.addi %jk, %c1 : i32
+    imeta.yield %P3 : i32
+  }
+  imeta.field @kv_swa_full_index_pivots rows(@q) {
+    %P0 = imeta.get @pivot_p0 : i32
+    %P1 = imeta.get @pivot_p1 : i32
+    %P2 = imeta.get @pivot_p2 : i32
+    %P3 = imeta.get @pivot_p3 : i32
     imeta.yield %P0, %P1, %P2, %P3 : i32, i32, i32, i32
   }
 
@@ -595,31 +643,136 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     %len = imeta.get @visible_compressed : i32
     imeta.yield %len : i32
   }
-  // The ring window of row r: w = min(pos + 1, W) slots ending at pos.
-  imeta.field @kv_swa_index_offset_len rows(@q) {
+  // The ring window of row r: w = min(pos + 1, W) slots ending at pos,
+  // starting at ring slot offset.
+  imeta.field @swa_window rows(@q) {
     %pos = imeta.get @positions : i32
-    %id = imeta.get @state : i32
     %W = imeta.get_config @window_size : i32
-    %S = imeta.get_config @swa_block_size : i32
     %c1 = arith.constant 1 : i32
     %p1 = arith.addi %pos, %c1 : i32
     %w = arith.minsi %p1, %W : i32
+    imeta.yield %w : i32
+  }
+  imeta.field @swa_window_offset rows(@q) {
+    %pos = imeta.get @positions : i32
+    %w = imeta.get @swa_window : i32
+    %id = imeta.get @state : i32
+    %S = imeta.get_config @swa_block_size : i32
+    %c1 = arith.constant 1 : i32
+    %p1 = arith.addi %pos, %c1 : i32
     %first = arith.subi %p1, %w : i32
     %base = arith.muli %id, %S : i32
     %slot = arith.remsi %first, %S : i32
     %off = arith.addi %base, %slot : i32
+    imeta.yield %off : i32
+  }
+  imeta.field @kv_swa_index_offset_len rows(@q) {
+    %off = imeta.get @swa_window_offset : i32
+    %w = imeta.get @swa_window : i32
     imeta.yield %off, %w : i32, i32
   }
   // Row r's slice of the flattened [T, max_num_blocks] block table, in
   // compressed tokens.
-  imeta.field @decode_kv_ca_index_offset_len rows(@q) over @dense_ratios {
+  imeta.field @decode_kv_ca_offset rows(@q) over @dense_ratios {
     %r = imeta.row : i32
     %mnb = imeta.get_config @max_num_blocks : i32
     %bc = imeta.get @tokens_per_block : i32
-    %len = imeta.get @visible_compressed : i32
     %row = arith.muli %r, %mnb : i32
     %off = arith.muli %row, %bc : i32
+    imeta.yield %off : i32
+  }
+  imeta.field @decode_kv_ca_index_offset_len rows(@q) over @dense_ratios {
+    %off = imeta.get @decode_kv_ca_offset : i32
+    %len = imeta.get @visible_compressed : i32
     imeta.yield %off, %len : i32, i32
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expansions (SPEC.md §3.4, §4): dense index rows, -1 past their length
+  //===--------------------------------------------------------------------===//
+  // The dense expansions' width, 128-aligned: ceil((max_model_len / n) /
+  // 128) · 128.
+  imeta.field @kv_ca_width scalar over @dense_ratios {
+    %mml = imeta.get_config @max_model_len : i32
+    %n = imeta.ratio : i32
+    %c128 = arith.constant 128 : i32
+    %keys = arith.divsi %mml, %n : i32
+    %tiles = arith.ceildivsi %keys, %c128 : i32
+    %width = arith.muli %tiles, %c128 : i32
+    imeta.yield %width : i32
+  }
+  // Decode: kv_ca_index.n[r, t] = block_tables_flat[p / bc]·bc + p % bc,
+  // p = offset + t, for t < len; row r's table is its sequence's.
+  imeta.field @decode_kv_ca_index rows(@q) over @dense_ratios cols(@kv_ca_width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @visible_compressed : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %v = scf.if %in -> (i32) {
+      %off = imeta.get @decode_kv_ca_offset : i32
+      %bc = imeta.get @tokens_per_block : i32
+      %r = imeta.row : i32
+      %mnb = imeta.get_config @max_num_blocks : i32
+      %p = arith.addi %off, %t : i32
+      %flat = arith.divsi %p, %bc : i32
+      %rowstart = arith.muli %r, %mnb : i32
+      %col = arith.subi %flat, %rowstart : i32
+      %phys = imeta.load @block_table[%col] : i32
+      %base = arith.muli %phys, %bc : i32
+      %within = arith.remsi %p, %bc : i32
+      %slot = arith.addi %base, %within : i32
+      scf.yield %slot : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
+  // Decode: kv_swa_index[r, t] = base + (offset - base + t) % S for t < len,
+  // base = (offset / S)·S (the sequence's ring).
+  imeta.field @kv_swa_index rows(@q) cols(@window_size) {
+    %t = imeta.col_index : i32
+    %w = imeta.get @swa_window : i32
+    %off = imeta.get @swa_window_offset : i32
+    %S = imeta.get_config @swa_block_size : i32
+    %in = arith.cmpi slt, %t, %w : i32
+    %ring = arith.divsi %off, %S : i32
+    %base = arith.muli %ring, %S : i32
+    %rel = arith.subi %off, %base : i32
+    %at = arith.addi %rel, %t : i32
+    %slot = arith.remsi %at, %S : i32
+    %idx = arith.addi %base, %slot : i32
+    %none = arith.constant -1 : i32
+    %v = arith.select %in, %idx, %none : i32
+    imeta.yield %v : i32
+  }
+  // Prompt: kv_swa_full_index[r, 0:P1] = P0 + t, [P1:P1+P3] = P2 + t - P1.
+  imeta.field @kv_swa_full_index rows(@q) cols(@window_size) {
+    %t = imeta.col_index : i32
+    %P0 = imeta.get @pivot_p0 : i32
+    %P1 = imeta.get @pivot_p1 : i32
+    %P2 = imeta.get @pivot_p2 : i32
+    %P3 = imeta.get @pivot_p3 : i32
+    %none = arith.constant -1 : i32
+    %in1 = arith.cmpi slt, %t, %P1 : i32
+    %end2 = arith.addi %P1, %P3 : i32
+    %in2 = arith.cmpi slt, %t, %end2 : i32
+    %a = arith.addi %P0, %t : i32
+    %d = arith.subi %t, %P1 : i32
+    %b = arith.addi %P2, %d : i32
+    %v2 = arith.select %in2, %b, %none : i32
+    %v = arith.select %in1, %a, %v2 : i32
+    imeta.yield %v : i32
+  }
+  // Prompt: kv_ca_index.n[r, t] = offset + t for t < len.
+  imeta.field @prompt_kv_ca_index rows(@q) over @dense_ratios cols(@kv_ca_width) {
+    %t = imeta.col_index : i32
+    %off = imeta.get @compressed_start : i32
+    %len = imeta.get @visible_compressed : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %p = arith.addi %off, %t : i32
+    %none = arith.constant -1 : i32
+    %v = arith.select %in, %p, %none : i32
+    imeta.yield %v : i32
   }
 
   imeta.path @decode target(cpu) {
@@ -693,8 +846,18 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   }
 
   // The graph-captured path: decode's fields and rules, but the inclusive
-  // [N] cu_seqlens_q the ZOS kernel produces.
+  // [N] cu_seqlens_q the ZOS kernel produces, and the expansions in the
+  // same launch.
   imeta.path @decode_zos target(gpu) extends @decode {
     imeta.output "cu_seqlens_q" = @cu_seqlens_q_inclusive
+    imeta.output "kv_swa_index" = @kv_swa_index
+    imeta.output "kv_ca_index" = @decode_kv_ca_index
+  }
+
+  // Prompt on the GPU with its expansions: the prompt's fields, then the
+  // dense index rows the attention kernels read.
+  imeta.path @prompt_expanded target(gpu) extends @prompt {
+    imeta.output "kv_swa_full_index" = @kv_swa_full_index
+    imeta.output "kv_ca_index" = @prompt_kv_ca_index
   }
 }

@@ -55,6 +55,8 @@ static std::string bucketText(int64_t ratio) {
 llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
                                                        int64_t ratio) {
   auto key = std::make_pair(def, ratio);
+  if (const FieldValue *v = done.lookup(key))
+    return v;
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second.get();
@@ -70,7 +72,9 @@ llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
     return within(std::move(err),
                   "field '" + SymbolTable::getSymbolName(def).getValue() +
                       "'" + bucketText(ratio));
-  return (cache[key] = std::move(value)).get();
+  const FieldValue *result = (cache[key] = std::move(value)).get();
+  done[key] = result;
+  return result;
 }
 
 llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,

@@ -69,7 +69,17 @@ public:
   }
   int64_t numSeqs() const { return batch.sequences.size(); }
   mlir::Operation *lookup(mlir::FlatSymbolRefAttr sym) {
-    return symbols.lookup(sym.getValue());
+    mlir::Operation *&op = symbolCache[sym];
+    if (!op)
+      op = symbols.lookup(sym.getValue());
+    return op;
+  }
+  /// A scalar config value (cached: formulas read them at every point).
+  int64_t config(mlir::StringAttr name) {
+    auto [it, inserted] = configCache.try_emplace(name, 0);
+    if (inserted)
+      it->second = batch.config.lookup(name.getValue());
+    return it->second;
   }
 
 private:
@@ -82,6 +92,11 @@ private:
   mlir::SymbolTable symbols;
   std::map<std::pair<mlir::Operation *, int64_t>, std::unique_ptr<FieldValue>>
       cache;
+  /// Completed values by (field, bucket): the hot path of imeta.get.
+  llvm::DenseMap<std::pair<mlir::Operation *, int64_t>, const FieldValue *>
+      done;
+  llvm::DenseMap<mlir::Attribute, mlir::Operation *> symbolCache;
+  llvm::DenseMap<mlir::Attribute, int64_t> configCache;
   llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
 };
 

@@ -203,7 +203,7 @@ private:
         .Case<RatioOp>([&](auto) { return set(op, p.ratio); })
         .Case<NumSeqsOp>([&](auto) { return set(op, ev.numSeqs()); })
         .Case<GetConfigOp>([&](auto g) {
-          return set(op, ev.getBatch().config.lookup(g.getParam()));
+          return set(op, ev.config(g.getParamAttr().getAttr()));
         })
         .Case<GetInputOp>([&](auto g) {
           return set(op,

@@ -90,6 +90,15 @@ TEST_F(DeepInferV4, PromptMatchesReference) {
   }
 }
 
+TEST_F(DeepInferV4, PromptExpandedMatchesReference) {
+  for (uint64_t seed = 0; seed < kSeeds / 4; ++seed) {
+    ref::Batch batch = ref::randomBatch(ref::PathKind::Prompt, seed + 31337);
+    compare(batch, "prompt_expanded", ref::promptExpanded(batch), seed);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
 TEST_F(DeepInferV4, DecodeMatchesReference) {
   for (uint64_t seed = 0; seed < kSeeds; ++seed) {
     ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, seed);

@@ -107,9 +107,10 @@ protected:
         ++seen;
         const FieldValue &v = *it->second;
         ASSERT_EQ(int64_t(v.numPoints()), b.rows[bucket]);
-        ASSERT_EQ(int64_t(v.width), b.width);
+        ASSERT_EQ(int64_t(v.width), b.cols[bucket]);
         for (size_t e = 0; e < v.data.size(); ++e) {
-          int64_t at = bucket * b.bucket_stride + e;
+          int64_t row = v.width ? e / v.width : 0, col = v.width ? e % v.width : 0;
+          int64_t at = bucket * b.bucket_stride + row * b.width + col;
           int64_t got = info[k].is_bool
                             ? int64_t(static_cast<bool *>(b.data)[at])
                             : int64_t(static_cast<int32_t *>(b.data)[at]);
@@ -130,6 +131,17 @@ TEST_F(GeneratedCpu, PromptEqualsEvaluator) {
     compare<gen::PromptBuffers>(ref::randomBatch(ref::PathKind::Prompt, seed),
                                 "prompt", gen::kPromptOutputs,
                                 gen::prompt_shape, gen::prompt, seed);
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+TEST_F(GeneratedCpu, PromptExpandedEqualsEvaluator) {
+  for (uint64_t seed = 0; seed < kSeeds / 4; ++seed) {
+    compare<gen::PromptExpandedBuffers>(
+        ref::randomBatch(ref::PathKind::Prompt, seed + 31337),
+        "prompt_expanded", gen::kPromptExpandedOutputs,
+        gen::prompt_expanded_shape, gen::prompt_expanded, seed);
     if (HasFatalFailure())
       return;
   }

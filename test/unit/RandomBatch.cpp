@@ -82,7 +82,7 @@ Batch imeta::ref::randomBatch(PathKind kind, uint64_t seed) {
 Batch imeta::ref::graphBatch(std::mt19937_64 &rng, int64_t rows) {
   Batch b;
   b.config = {/*blockSize=*/128, /*windowSize=*/128, /*swaBlockSize=*/160,
-              /*maxModelLen=*/8192, /*maxNumBlocks=*/64, {1, 4}, {4, 8},
+              /*maxModelLen=*/2048, /*maxNumBlocks=*/64, {1, 4}, {4, 8},
               /*forceLoadBalance=*/false};
   auto draw = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);

@@ -24,7 +24,7 @@ constexpr uint64_t kGpuSeedBase = 900000;
 
 /// A decode batch with exactly `rows` query rows under the fixed config of
 /// the graph-replay test (block 128, window 128, ring 160, ratios dense
-/// {1, 4}, sparse {4, 8}, max_model_len 8192, 64 blocks), drawn from `rng`.
+/// {1, 4}, sparse {4, 8}, max_model_len 2048, 64 blocks), drawn from `rng`.
 Batch graphBatch(std::mt19937_64 &rng, int64_t rows);
 
 /// The graph-replay test's batches: the capture batch (1024 rows), then 20

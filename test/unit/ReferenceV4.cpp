@@ -206,6 +206,38 @@ Fields imeta::ref::prompt(const Batch &b) {
   return out;
 }
 
+int64_t imeta::ref::denseIndexWidth(const Config &c, int64_t n) {
+  return (c.maxModelLen / n + 127) / 128 * 128;
+}
+
+Fields imeta::ref::promptExpanded(const Batch &b) {
+  Fields out = prompt(b);
+  const Config &c = b.config;
+  const int64_t W = c.windowSize;
+  // kv_swa_full_index[r, 0:P1] = P0 + t, [P1:P1+P3] = P2 + t, rest -1.
+  const Field &pivots = out["kv_swa_full_index_pivots"];
+  Field full = rowsOf(W);
+  for (size_t r = 0; r < pivots.data.size() / 4; ++r) {
+    const int64_t *p = &pivots.data[r * 4];
+    for (int64_t t = 0; t < W; ++t)
+      full.data.push_back(t < p[1]          ? p[0] + t
+                          : t < p[1] + p[3] ? p[2] + (t - p[1])
+                                            : -1);
+  }
+  out["kv_swa_full_index"] = full;
+  // kv_ca_index.n[r, 0:len] = offset + t, rest -1.
+  for (int64_t n : c.denseRatios) {
+    const Field &ol = out[bucket("kv_ca_index_offset_len", n)];
+    int64_t width = denseIndexWidth(c, n);
+    Field index = rowsOf(width);
+    for (size_t r = 0; r < ol.data.size() / 2; ++r)
+      for (int64_t t = 0; t < width; ++t)
+        index.data.push_back(t < ol.data[2 * r + 1] ? ol.data[2 * r] + t : -1);
+    out[bucket("kv_ca_index", n)] = index;
+  }
+  return out;
+}
+
 Fields imeta::ref::decode(const Batch &b, bool zos) {
   const Config &c = b.config;
   const int64_t W = c.windowSize, S = c.swaBlockSize;
@@ -260,6 +292,36 @@ Fields imeta::ref::decode(const Batch &b, bool zos) {
       out[bucket("klen", n)] = klen;
     if (std::count(c.denseRatios.begin(), c.denseRatios.end(), n))
       out[bucket("kv_ca_index_offset_len", n)] = offLen;
+  }
+  if (!zos)
+    return out;
+
+  // kv_swa_index[r, t] = base + (offset - base + t) % S for t < len.
+  Field swaIndex = rowsOf(W);
+  for (size_t r = 0; r < swa.data.size() / 2; ++r) {
+    int64_t off = swa.data[2 * r], len = swa.data[2 * r + 1];
+    int64_t base = off / S * S;
+    for (int64_t t = 0; t < W; ++t)
+      swaIndex.data.push_back(t < len ? base + (off - base + t) % S : -1);
+  }
+  out["kv_swa_index"] = swaIndex;
+  // kv_ca_index.n[r, t]: p = offset + t, block_tables_flat[p / bc]·bc +
+  // p % bc for t < len, through the row-major [T, max_num_blocks] table.
+  for (int64_t n : c.denseRatios) {
+    int64_t bc = c.blockSize / n, width = denseIndexWidth(c, n);
+    const Field &ol = out[bucket("kv_ca_index_offset_len", n)];
+    Field index = rowsOf(width);
+    for (size_t r = 0; r < ol.data.size() / 2; ++r)
+      for (int64_t t = 0; t < width; ++t) {
+        if (t >= ol.data[2 * r + 1]) {
+          index.data.push_back(-1);
+          continue;
+        }
+        int64_t p = ol.data[2 * r] + t;
+        int64_t flat = p / bc;
+        index.data.push_back(tables.data[flat] * bc + p % bc);
+      }
+    out[bucket("kv_ca_index", n)] = index;
   }
   return out;
 }

@@ -53,8 +53,14 @@ std::vector<int64_t> caRatios(const Config &config);
 int64_t numBlocks(const Config &config, int64_t seqlenK);
 
 Fields prompt(const Batch &batch);
-/// decode (exclusive cu_seqlens_q) or decode_zos (inclusive).
+/// prompt_expanded: the prompt's fields plus kv_swa_full_index and the
+/// dense kv_ca_index.n expansions.
+Fields promptExpanded(const Batch &batch);
+/// decode (exclusive cu_seqlens_q) or decode_zos (inclusive, plus the
+/// kv_swa_index and kv_ca_index.n expansions).
 Fields decode(const Batch &batch, bool zos);
+/// ceil((max_model_len / n) / 128) · 128: the dense expansions' width.
+int64_t denseIndexWidth(const Config &config, int64_t n);
 
 } // namespace imeta::ref
 
