@@ -428,7 +428,8 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("const int32_t nb = {0};", numBuckets(po.ratios));
     // Values per row in each bucket; the buffer's width is its row stride.
     cs.line("int64_t cols[kMaxRatios] = {};");
-    cs.line("int64_t width = 0;");
+    // A fixed width holds even with no bucket (an empty ratio set).
+    cs.line("int64_t width = {0};", po.width);
     {
       CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
       if (po.width) {
