@@ -109,6 +109,8 @@ bool compareLive(const ref::Batch &batch, HostOutputs &cpu, BufferSet &gpu,
     gen::Buffer &g = gpu.at(k);
     CHECK(c.buckets == g.buckets, "%s: %s: %d buckets vs %d", what,
           info()[k].name, g.buckets, c.buckets);
+    CHECK(c.width == g.width, "%s: %s: row stride %lld vs %lld", what,
+          info()[k].name, (long long)g.width, (long long)c.width);
     int64_t width = std::max<int64_t>(c.width, 1);
     bool isTable = std::string(info()[k].name) == "block_tables";
     for (int b = 0; b < c.buckets; ++b) {
@@ -121,7 +123,9 @@ bool compareLive(const ref::Batch &batch, HostOutputs &cpu, BufferSet &gpu,
       const char *want = static_cast<const char *>(c.data) +
                          size_t(b) * c.bucket_stride * elemSize(k);
       for (int64_t r = 0; r < c.rows[b]; ++r) {
-        int64_t cols = isTable ? liveCols[r] : width;
+        // A row holds cols[b] values (a bucket may be narrower than the
+        // stride); block-table columns past num_blocks are unspecified.
+        int64_t cols = isTable ? liveCols[r] : c.cols[b];
         size_t at = size_t(r) * width * elemSize(k);
         CHECK(std::memcmp(got.data() + at, want + at, cols * elemSize(k)) == 0,
               "%s: output %s bucket %d row %lld differs", what,
