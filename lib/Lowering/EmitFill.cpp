@@ -223,21 +223,33 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     field.walk([&](GetOp get) {
       read.insert(lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
     });
-  // A `cols` field that reads no other rows field gets its own loop over
-  // (row, column) pairs, so that consecutive threads write consecutive
-  // columns; the others are computed row by row.
-  auto readsRowsFields = [&](FieldOp field) {
-    bool reads = false;
-    field.walk([&](GetOp get) {
-      auto f = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
-      reads |= f.getDomain() == Domain::rows;
-    });
-    return reads;
-  };
+  // Every `cols` field gets its own loop over (row, column) pairs, so that
+  // consecutive threads write consecutive columns; the rows fields it
+  // reads are recomputed there (a few integer ops per value, against a
+  // row-long serial loop per thread). The other fields are filled row by
+  // row.
   SmallVector<FieldOp> perRow, perColumn;
   for (FieldOp field : space.fields)
-    (field.getCols() && !readsRowsFields(field) ? perColumn : perRow)
-        .push_back(field);
+    (field.getCols() ? perColumn : perRow).push_back(field);
+  // The rows fields of this space `field` reads, transitively, in space
+  // order.
+  auto rowsDependencies = [&](FieldOp field) {
+    llvm::SetVector<Operation *> deps;
+    SmallVector<Operation *> work{field};
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      op->walk([&](GetOp get) {
+        auto f = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
+        if (f.getDomain() == Domain::rows && deps.insert(f))
+          work.push_back(f);
+      });
+    }
+    SmallVector<FieldOp> ordered;
+    for (FieldOp f : space.fields)
+      if (deps.contains(f))
+        ordered.push_back(f);
+    return ordered;
+  };
 
   auto rowsLocal = [&](FieldOp f, const std::string &idx) -> std::string {
     const std::string &name = locals[f];
@@ -249,29 +261,31 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
   // one of the field's) and binds `b` and `n`.
   auto openBuckets = [&](FieldOp field,
                          std::optional<CodeStream::Scope> &bucketScope,
-                         std::optional<CodeStream::Scope> &guard) {
+                         std::optional<CodeStream::Scope> &guard,
+                         StringRef b = "b") {
     FlatSymbolRefAttr set = field.getRatiosAttr();
     if (set && !spaceSet) {
-      bucketScope.emplace(
-          cs, formatv("for (int32_t b = 0; b < c.num_set[{0}]; ++b)",
-                      st.setId(set))
-                  .str());
+      bucketScope.emplace(cs, formatv("for (int32_t {0} = 0; {0} < "
+                                      "c.num_set[{1}]; ++{0})",
+                                      b, st.setId(set))
+                                  .str());
     } else if (set) {
       bucketScope.emplace(cs, "");
       if (set == spaceSet)
-        cs.line("const int32_t b = bc;");
+        cs.line("const int32_t {0} = bc;", b);
       else
-        cs.line("const int32_t b = c.map[{0}][{1}][bc];", st.setId(spaceSet),
-                st.setId(set));
+        cs.line("const int32_t {0} = c.map[{1}][{2}][bc];", b,
+                st.setId(spaceSet), st.setId(set));
       cs.line("// Only where the ratio is in @{0}.", set.getValue());
-      guard.emplace(cs, "if (b >= 0)");
+      guard.emplace(cs, formatv("if ({0} >= 0)", b).str());
     } else {
       bucketScope.emplace(cs, "");
     }
     if (set)
-      cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
+      cs.line("const int64_t n = c.set[{0}][{1}];  (void)n;", st.setId(set),
+              b);
   };
-  auto scopeOf = [&](FieldOp field) {
+  auto scopeOf = [&](FieldOp field, StringRef b = "b") {
     FormulaScope scope;
     scope.ownerId = st.owner(field.getSymName());
     scope.seq = "i";
@@ -279,6 +293,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     scope.globalRow = "r";
     scope.col = "col";
     scope.ratios = field.getRatiosAttr();
+    scope.bucket = b.str();
     scope.rowsLocal = rowsLocal;
     return scope;
   };
@@ -298,44 +313,43 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
               elemType(out->isBool), value);
   };
 
+  // One rows field at the current row: its local (if read), its stores (if
+  // `store` and it is an output).
+  auto emitRowField = [&](FieldOp field, bool store,
+                          StringRef b = "b") -> LogicalResult {
+    FlatSymbolRefAttr set = field.getRatiosAttr();
+    std::string local = "v_" + field.getSymName().str();
+    bool perBucketArray = set && !spaceSet;
+    bool keep = read.contains(field);
+    if (keep)
+      cs.line("int64_t {0}{1} = {{};", local,
+              perBucketArray ? "[kMaxRatios]" : "");
+    locals[field] = local;
+    commentFormula(cs, field);
+    std::optional<CodeStream::Scope> bucketScope, guard;
+    openBuckets(field, bucketScope, guard, b);
+    FormulaScope scope = scopeOf(field, b);
+    SmallVector<std::string> results;
+    if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+      return failure();
+    if (keep)
+      cs.line("{0}{1} = {2};", local,
+              perBucketArray ? ("[" + b + "]").str() : "", results[0]);
+    const PlannedOutput *out = store ? outputOf(plan, field) : nullptr;
+    if (out)
+      for (auto [k, v] : llvm::enumerate(results))
+        cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] = {4}({5});",
+                out->name, set ? "b" : "0", results.size(), k,
+                elemType(out->isBool), v);
+    return success();
+  };
+
   {
     CodeStream::Scope jloop(cs, "for (int64_t j = j0; j < rows; j += step)");
     cs.line("const int64_t r = start + j;  (void)r;");
-    for (FieldOp field : perRow) {
-      FlatSymbolRefAttr set = field.getRatiosAttr();
-      std::string local = "v_" + field.getSymName().str();
-      bool perBucketArray = set && !spaceSet;
-      bool keep = read.contains(field);
-      if (keep)
-        cs.line("int64_t {0}{1} = {{};", local,
-                perBucketArray ? "[kMaxRatios]" : "");
-      locals[field] = local;
-      commentFormula(cs, field);
-      std::optional<CodeStream::Scope> bucketScope, guard;
-      openBuckets(field, bucketScope, guard);
-      FormulaScope scope = scopeOf(field);
-      SmallVector<std::string> results;
-      if (field.getCols()) {
-        CodeStream::Scope col(cs,
-                              formatv("for (int64_t col = 0; col < {0}; ++col)",
-                                      liveColumns(field, scope))
-                                  .str());
-        if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-          return failure();
-        storeColumn(field, results[0]);
-        continue;
-      }
-      if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+    for (FieldOp field : perRow)
+      if (failed(emitRowField(field, /*store=*/true)))
         return failure();
-      if (keep)
-        cs.line("{0}{1} = {2};", local, perBucketArray ? "[b]" : "",
-                results[0]);
-      if (const PlannedOutput *out = outputOf(plan, field))
-        for (auto [k, v] : llvm::enumerate(results))
-          cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] = {4}({5});",
-                  out->name, set ? "b" : "0", results.size(), k,
-                  elemType(out->isBool), v);
-    }
   }
   for (FieldOp field : perColumn) {
     commentFormula(cs, field);
@@ -350,6 +364,13 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
         cs, "for (int64_t e = j0; e < rows * cols; e += step)");
     cs.line("const int64_t j = e / cols, col = e % cols;");
     cs.line("const int64_t r = start + j;  (void)r;");
+    SmallVector<FieldOp> deps = rowsDependencies(field);
+    if (!deps.empty())
+      cs.line("// The values of this row that the field reads.");
+    // Their bucket loops use `bd`, leaving the field's own `b` in scope.
+    for (FieldOp dep : deps)
+      if (failed(emitRowField(dep, /*store=*/false, "bd")))
+        return failure();
     SmallVector<std::string> results;
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
