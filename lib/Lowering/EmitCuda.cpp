@@ -86,6 +86,7 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
   cu.line("#include \"{0}_cuda.h\"", base());
   cu.line("#include \"{0}_impl.h\"", base());
   cu.blank();
+  cu.line("#include <algorithm>");
   cu.line("#include <cstring>");
   cu.blank();
   cu.line("namespace {0} {{", ns());
@@ -167,9 +168,10 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
                                     p, ctx)
                                 .str());
     cu.line("const {0} &c = *pc;", ctx);
-    cu.line("const int64_t tid = int64_t(blockIdx.x) * blockDim.x + "
-            "threadIdx.x;");
-    cu.line("const int64_t nthreads = int64_t(gridDim.x) * blockDim.x;");
+    cu.line("const int64_t tid = (int64_t(blockIdx.y) * gridDim.x + "
+            "blockIdx.x) * blockDim.x + threadIdx.x;");
+    cu.line("const int64_t nthreads = int64_t(gridDim.x) * gridDim.y * "
+            "blockDim.x;");
     cu.line("const int64_t N = c.num_seqs;");
     for (PlannedOutput &po : plan.outputs) {
       auto field = dyn_cast<FieldOp>(po.def);
@@ -185,9 +187,13 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     }
     cu.line("const int64_t i = blockIdx.x;");
     cu.line("if (i >= N) return;");
+    cu.line("// The gridDim.y blocks of sequence i share its rows and "
+            "columns.");
+    cu.line("const int64_t j0 = int64_t(blockIdx.y) * blockDim.x + "
+            "threadIdx.x;");
+    cu.line("const int64_t step = int64_t(gridDim.y) * blockDim.x;");
     for (RowSpace &space : plan.rowSpaces)
-      cu.line("if (!{0}(c, i, threadIdx.x, blockDim.x)) return;",
-              fillName(plan, space));
+      cu.line("if (!{0}(c, i, j0, step)) return;", fillName(plan, space));
   }
   cu.blank();
   cu.line("/// Where the kernel records a failure: right after the context.");
@@ -268,8 +274,13 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
                                     "&s, cudaStream_t stream)",
                                     p)
                                 .str());
-    cu.line("{0}_kernel<<<unsigned(s.max_seqs), 64, 0, stream>>>(static_cast<"
-            "const {1} *>(s.device));",
+    // Enough blocks to fill the chip however few the sequences are: about
+    // 2048 blocks of 256 threads; fixed by max_seqs, so a captured launch
+    // stays valid.
+    cu.line("const unsigned per_seq = unsigned(std::min<int64_t>(64, "
+            "std::max<int64_t>(1, (2048 + s.max_seqs - 1) / s.max_seqs)));");
+    cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), per_seq), 256, 0, "
+            "stream>>>(static_cast<const {1} *>(s.device));",
             p, ctx);
     cu.line("return cudaGetLastError();");
   }
