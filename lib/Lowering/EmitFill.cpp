@@ -360,9 +360,16 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     openBuckets(field, bucketScope, guard);
     FormulaScope scope = scopeOf(field);
     cs.line("const int64_t cols = {0};", liveColumns(field, scope));
+    // Each thread takes a chunk of consecutive columns of one row: the row's
+    // values are computed once per chunk, and a warp writes one contiguous
+    // run of memory.
+    cs.line("constexpr int64_t kChunk = 8;");
+    cs.line("const int64_t chunks = (cols + kChunk - 1) / kChunk;");
     CodeStream::Scope loop(
-        cs, "for (int64_t e = j0; e < rows * cols; e += step)");
-    cs.line("const int64_t j = e / cols, col = e % cols;");
+        cs, "for (int64_t e = j0; e < rows * chunks; e += step)");
+    cs.line("const int64_t j = e / chunks, first = e % chunks * kChunk;");
+    cs.line("const int64_t last = first + kChunk < cols ? first + kChunk : "
+            "cols;");
     cs.line("const int64_t r = start + j;  (void)r;");
     SmallVector<FieldOp> deps = rowsDependencies(field);
     if (!deps.empty())
@@ -371,6 +378,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     for (FieldOp dep : deps)
       if (failed(emitRowField(dep, /*store=*/false, "bd")))
         return failure();
+    CodeStream::Scope colLoop(
+        cs, "for (int64_t col = first; col < last; ++col)");
     SmallVector<std::string> results;
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
