@@ -52,6 +52,14 @@ IMETA_HD inline int64_t imeta_ceildiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
+IMETA_HD inline int32_t imeta_floordiv32(int32_t a, int32_t b) {
+  int32_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+IMETA_HD inline int32_t imeta_ceildiv32(int32_t a, int32_t b) {
+  int32_t q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
 /// Records the first failure and returns false (to be returned by the
 /// caller). On the device, the first thread to fail wins.
 IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,

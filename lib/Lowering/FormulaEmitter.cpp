@@ -181,6 +181,26 @@ private:
   LogicalResult division(Operation *op) {
     std::string a = in(op, 0), b = in(op, 1);
     cs.line("if ({0} == 0) {1}", b, fail("kDivZero", op, a));
+    unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
+    if (w == 32) {
+      // i32 operands: 32-bit division (far cheaper than 64-bit on a GPU).
+      // Only INT32_MIN / -1 leaves i32; its remainder is 0.
+      bool rem = isa<arith::RemSIOp>(op);
+      if (!rem)
+        cs.line("if ({0} == INT32_MIN && {1} == -1) {2}", a, b,
+                fail("kOverflow", op, a));
+      std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
+      std::string expr =
+          isa<arith::DivSIOp>(op)        ? formatv("{0} / {1}", x, y).str()
+          : rem                          ? formatv("({0} == -1 ? 0 : {1} % {2})",
+                                                   b, x, y).str()
+          : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv32({0}, {1})",
+                                                   x, y).str()
+                                         : formatv("imeta_ceildiv32({0}, {1})",
+                                                   x, y).str();
+      define(op, "int64_t(" + expr + ")");
+      return success();
+    }
     cs.line("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
             fail("kOverflow", op, a));
     std::string expr;
