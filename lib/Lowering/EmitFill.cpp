@@ -368,16 +368,18 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     openBuckets(field, bucketScope, guard);
     FormulaScope scope = scopeOf(field);
     cs.line("const int64_t cols = {0};", liveColumns(field, scope));
-    // Each thread takes a chunk of consecutive columns of one row: the row's
-    // values are computed once per chunk, and a warp writes one contiguous
-    // run of memory.
+    // A warp (32 lanes; 1 on the CPU) takes a tile of kChunk · 32
+    // consecutive columns of one row: the row's values are computed once
+    // per tile, and each store instruction of the warp writes 32
+    // consecutive values.
     cs.line("constexpr int64_t kChunk = 8;");
-    cs.line("const int64_t chunks = (cols + kChunk - 1) / kChunk;");
-    CodeStream::Scope loop(
-        cs, "for (int64_t e = j0; e < rows * chunks; e += step)");
-    cs.line("const int64_t j = e / chunks, first = e % chunks * kChunk;");
-    cs.line("const int64_t last = first + kChunk < cols ? first + kChunk : "
-            "cols;");
+    cs.line("const int64_t lanes = step % 32 == 0 ? 32 : 1;");
+    cs.line("const int64_t lane = j0 % lanes, tile_cols = kChunk * lanes;");
+    cs.line("const int64_t tiles = (cols + tile_cols - 1) / tile_cols;");
+    CodeStream::Scope loop(cs, "for (int64_t e = j0 / lanes; e < rows * "
+                               "tiles; e += step / lanes)");
+    cs.line("const int64_t j = e / tiles, first = e % tiles * tile_cols + "
+            "lane;");
     cs.line("const int64_t r = start + j;  (void)r;");
     SmallVector<FieldOp> deps = rowsDependencies(field);
     if (!deps.empty())
@@ -387,7 +389,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
       if (failed(emitRowField(dep, /*store=*/false, "bd")))
         return failure();
     CodeStream::Scope colLoop(
-        cs, "for (int64_t col = first; col < last; ++col)");
+        cs, "for (int64_t col = first; col < cols && col < first + "
+            "tile_cols; col += lanes)");
     SmallVector<std::string> results;
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
