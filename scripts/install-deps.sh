@@ -3,7 +3,7 @@
 # bookworm-security), CMake, Ninja, GoogleTest. Needs root (or sudo).
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 libgtest-dev
+packages=(cmake ninja-build g++ python3 libgtest-dev libbenchmark-dev
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools)
 
 missing=()
