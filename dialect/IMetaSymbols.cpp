@@ -26,11 +26,6 @@ FormulaContext imeta::getFormulaContext(Operation *op) {
   return ctx;
 }
 
-bool imeta::isRatioSet(Operation *from, FlatSymbolRefAttr sym) {
-  Operation *def = SymbolTable::lookupNearestSymbolFrom(from, sym);
-  return isa_and_nonnull<RatiosOp, RatioUnionOp>(def);
-}
-
 /// `seen` bounds the walk so that a (separately diagnosed) cycle of unions
 /// cannot recurse forever.
 static bool containsImpl(Operation *from, FlatSymbolRefAttr outer,

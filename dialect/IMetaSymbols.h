@@ -32,9 +32,6 @@ OpT lookupSpecSymbol(mlir::Operation *from, mlir::FlatSymbolRefAttr sym) {
       mlir::SymbolTable::lookupNearestSymbolFrom(from, sym));
 }
 
-/// True if `sym` names a ratio set: `imeta.ratios` or `imeta.ratio_union`.
-bool isRatioSet(mlir::Operation *from, mlir::FlatSymbolRefAttr sym);
-
 /// True if, for every batch, each ratio of `inner` is one of `outer`'s
 /// (null meaning "not bucketed": contained only in itself).
 bool ratioSetContains(mlir::Operation *from, mlir::FlatSymbolRefAttr outer,

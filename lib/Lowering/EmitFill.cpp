@@ -44,20 +44,14 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
   cs.raw(R"(IMETA_HD inline bool imeta_fits32(int64_t v) {
   return v >= INT32_MIN && v <= INT32_MAX;
 }
-IMETA_HD inline int64_t imeta_floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
+/// Floor and ceiling division, in the operands' width (int32_t for i32
+/// formulas, which divide in 32 bits, int64_t for i64 ones).
+template <typename T> IMETA_HD inline T imeta_floordiv(T a, T b) {
+  T q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-IMETA_HD inline int64_t imeta_ceildiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
-}
-IMETA_HD inline int32_t imeta_floordiv32(int32_t a, int32_t b) {
-  int32_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-IMETA_HD inline int32_t imeta_ceildiv32(int32_t a, int32_t b) {
-  int32_t q = a / b;
+template <typename T> IMETA_HD inline T imeta_ceildiv(T a, T b) {
+  T q = a / b;
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
 /// Records the first failure and returns false (to be returned by the

@@ -297,7 +297,7 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
 /// terms of `b`).
 std::string SpecEmitter::outputRows(PlannedOutput &out) {
   if (auto sum = dyn_cast<PrefixSumOp>(out.def))
-    return hostLengthExpr(sum);
+    return hostLength(sum);
   auto field = cast<FieldOp>(out.def);
   switch (field.getDomain()) {
   case Domain::scalar:
@@ -494,7 +494,6 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
             po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
                       : "0");
   }
-  cs.line("(void)fill;");
   cs.line("return Status{};");
   }
   cs.blank();

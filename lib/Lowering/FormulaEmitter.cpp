@@ -194,9 +194,9 @@ private:
           isa<arith::DivSIOp>(op)        ? formatv("{0} / {1}", x, y).str()
           : rem                          ? formatv("({0} == -1 ? 0 : {1} % {2})",
                                                    b, x, y).str()
-          : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv32({0}, {1})",
+          : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv({0}, {1})",
                                                    x, y).str()
-                                         : formatv("imeta_ceildiv32({0}, {1})",
+                                         : formatv("imeta_ceildiv({0}, {1})",
                                                    x, y).str();
       define(op, "int64_t(" + expr + ")");
       return success();

@@ -241,9 +241,6 @@ private:
   /// The rows an output has in each bucket (host-side expression, in
   /// terms of `b`).
   std::string outputRows(PlannedOutput &out);
-  std::string hostLengthExpr(PrefixSumOp sum) {
-    return sum.getConvention() == Convention::exclusive ? "(N + 1)" : "N";
-  }
 
   LogicalResult emitEntry(CodeStream &cs, PathPlan &plan);
 

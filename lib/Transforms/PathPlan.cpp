@@ -140,19 +140,6 @@ PathPlan imeta::defaultPlan(PathOp path) {
     plan.outputs.push_back(po);
   }
 
-  for (Operation *op : plan.needed) {
-    if (auto r = getRatios(op))
-      plan.ratioSets.insert(r);
-    op->walk([&](Operation *inner) {
-      if (auto m = dyn_cast<RatioMinOp>(inner))
-        plan.ratioSets.insert(m.getSetAttr());
-      if (auto c = dyn_cast<RatioCountOp>(inner))
-        plan.ratioSets.insert(c.getSetAttr());
-    });
-  }
-  for (RequireOp rule : rules)
-    if (auto r = rule.getRatiosAttr())
-      plan.ratioSets.insert(r);
   return plan;
 }
 

@@ -54,8 +54,6 @@ struct PathPlan {
   std::vector<PlannedOutput> outputs;
   /// Every field and prefix sum the path reads, in dependency order.
   llvm::SetVector<mlir::Operation *> needed;
-  /// Ratio sets used by the path (for buckets and bucket maps).
-  llvm::SetVector<mlir::Attribute> ratioSets;
 };
 
 /// Builds the plan of a verified path. A schedule recorded on the path by
