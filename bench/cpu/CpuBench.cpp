@@ -68,25 +68,6 @@ ref::Batch decodeBatch(int64_t n) {
   return b;
 }
 
-/// Host buffers at the shape `shape` records.
-template <typename Buffers>
-std::vector<std::vector<int32_t>> allocate(Buffers &set) {
-  std::vector<std::vector<int32_t>> storage;
-  for (int k = 0; k < Buffers::kCount; ++k) {
-    gen::Buffer &b = set.begin()[k];
-    int64_t rows = 1;
-    for (int r = 0; r < b.buckets; ++r)
-      rows = std::max(rows, b.rows[r]);
-    b.capacity = rows;
-    b.bucket_stride = rows * std::max<int64_t>(b.width, 1);
-    b.max_buckets = std::max(b.buckets, 1);
-    // int32 storage also holds the bool fields (1 byte each).
-    storage.emplace_back(b.bucket_stride * b.max_buckets + 1);
-    b.data = storage.back().data();
-  }
-  return storage;
-}
-
 void check(bool ok, const char *what) {
   if (!ok) {
     std::fprintf(stderr, "baseline check failed: %s\n", what);
@@ -99,7 +80,7 @@ void BM_PromptGenerated(benchmark::State &state) {
   ref::GeneratedInputs in(batch);
   gen::PromptBuffers out;
   check(gen::prompt_shape(in.config, in.seqs, out).ok, "prompt shape");
-  auto storage = allocate(out);
+  auto storage = ref::allocateHost(out, gen::kPromptOutputs, 0);
   for (auto _ : state) {
     gen::Status st = gen::prompt(in.config, in.seqs, out);
     benchmark::DoNotOptimize(st.ok);
@@ -130,7 +111,7 @@ void BM_DecodeGenerated(benchmark::State &state) {
   ref::GeneratedInputs in(batch);
   gen::DecodeBuffers out;
   check(gen::decode_shape(in.config, in.seqs, out).ok, "decode shape");
-  auto storage = allocate(out);
+  auto storage = ref::allocateHost(out, gen::kDecodeOutputs, 0);
   for (auto _ : state) {
     gen::Status st = gen::decode(in.config, in.seqs, out);
     benchmark::DoNotOptimize(st.ok);

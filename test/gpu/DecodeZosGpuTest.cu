@@ -79,18 +79,7 @@ struct HostOutputs {
 bool runCpu(ref::GeneratedInputs &in, HostOutputs &out) {
   gen::Status st = gen::decode_zos_shape(in.config, in.seqs, out.set);
   CHECK(st.ok, "cpu shape: %s", st.message.c_str());
-  for (int k = 0; k < Buffers::kCount; ++k) {
-    gen::Buffer &b = out.set.begin()[k];
-    int64_t rows = 0;
-    for (int r = 0; r < b.buckets; ++r)
-      rows = std::max(rows, b.rows[r]);
-    b.capacity = rows;
-    b.bucket_stride = rows * std::max<int64_t>(b.width, 1);
-    b.max_buckets = std::max(b.buckets, 1);
-    out.storage.emplace_back(b.bucket_stride * b.max_buckets * elemSize(k) + 1,
-                             char(0x5a));
-    b.data = out.storage.back().data();
-  }
+  out.storage = ref::allocateHost(out.set, info(), char(0x5a));
   st = gen::decode_zos(in.config, in.seqs, out.set);
   CHECK(st.ok, "cpu fill: %s", st.message.c_str());
   return true;

@@ -12,6 +12,7 @@
 #include "ReferenceV4.h"
 #include "deepinfer_v4.h"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -72,6 +73,29 @@ struct GeneratedInputs {
     seqs.draft_tokens_offsets = draftOff.data();
   }
 };
+
+/// Host storage for a buffer set at the shape its `_shape` call recorded:
+/// each output at its largest bucket's rows, its bytes set to `fill`
+/// (elements of 4 bytes, 1 for bool outputs). Returns the storage.
+template <typename Buffers>
+std::vector<std::vector<char>> allocateHost(Buffers &set,
+                                            const gen::OutputInfo *info,
+                                            char fill) {
+  std::vector<std::vector<char>> storage;
+  for (int k = 0; k < Buffers::kCount; ++k) {
+    gen::Buffer &b = set.begin()[k];
+    int64_t rows = 1;
+    for (int r = 0; r < b.buckets; ++r)
+      rows = std::max(rows, b.rows[r]);
+    b.capacity = rows;
+    b.bucket_stride = rows * std::max<int64_t>(b.width, 1);
+    b.max_buckets = std::max(b.buckets, 1);
+    storage.emplace_back(
+        b.bucket_stride * b.max_buckets * (info[k].is_bool ? 1 : 4) + 1, fill);
+    b.data = storage.back().data();
+  }
+  return storage;
+}
 
 } // namespace imeta::ref
 
