@@ -69,7 +69,8 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
     h.line("/// pinned staging is reused: synchronize before the next "
            "stage.");
     h.line("Status {0}_stage(GpuStaging &s, const Config &config, const "
-           "Sequences &seqs, {1} &out, cudaStream_t stream);",
+           "Sequences &seqs, {1} &out, cudaStream_t stream, FillMode mode = "
+           "FillMode::kAuto);",
            p, buffersName(plan));
     h.line("/// The path's one kernel launch (s.max_seqs CTAs).");
     h.line("cudaError_t {0}_launch(const GpuStaging &s, cudaStream_t "
@@ -193,7 +194,9 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "threadIdx.x;");
     cu.line("const int64_t step = int64_t(gridDim.y) * blockDim.x;");
     for (RowSpace &space : plan.rowSpaces)
-      cu.line("if (!{0}(c, i, j0, step)) return;", fillName(plan, space));
+      cu.line("if (!(c.fast ? {0}<false>(c, i, j0, step) : {0}<true>(c, i, "
+              "j0, step))) return;",
+              fillName(plan, space));
   }
   cu.blank();
   cu.line("/// Where the kernel records a failure: right after the context.");
@@ -203,13 +206,13 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
   {
     CodeStream::Scope f(cu, formatv("Status {0}_stage(GpuStaging &s, const "
                                     "Config &config, const Sequences &seqs, "
-                                    "{1} &out, cudaStream_t stream)",
+                                    "{1} &out, cudaStream_t stream, FillMode "
+                                    "mode)",
                                     p, buffersName(plan))
                                 .str());
     cu.line("{0}_host H;", p);
-    cu.line("if (Status st = {0}_prepare(config, seqs, out, true, H); "
-            "!st.ok) return st;",
-            p);
+    cu.line("Status st = {0}_prepare(config, seqs, out, true, H, mode);", p);
+    cu.line("if (!st.ok) return st;");
     cu.line("const int64_t N = H.c.num_seqs;");
     cu.line("if (N > s.max_seqs) return fail(\"batch of \" + "
             "std::to_string(N) + \" sequences exceeds the staging maximum \" "
@@ -266,7 +269,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "cudaMemcpyHostToDevice, stream)) return "
             "cuda_fail(\"{0}: staging copy\", e);",
             p);
-    cu.line("return Status{};");
+    cu.line("return st;");
   }
   cu.blank();
   {

@@ -156,7 +156,7 @@ int runCpu(Inputs &in, const g::OutputInfo *info, Shape shape, Fill fill) {
   std::vector<std::unique_ptr<bool[]>> bools;
   if (st.ok) {
     allocateHost(out, info, ints, bools);
-    st = fill(in.config, in.seqs, out);
+    st = fill(in.config, in.seqs, out, g::FillMode::kAuto);
   }
   if (!st.ok) {
     g_error = st.message;
@@ -209,7 +209,7 @@ int runGpu(Inputs &in, const g::OutputInfo *info, Shape shape, Stage stage,
   st = g::gpu_staging_create(staging, in.seqs.num_seqs > 0 ? in.seqs.num_seqs
                                                            : 1, bytes);
   if (st.ok)
-    st = stage(staging, in.config, in.seqs, dev, nullptr);
+    st = stage(staging, in.config, in.seqs, dev, nullptr, g::FillMode::kAuto);
   if (st.ok) {
     cudaError_t e = launch(staging, nullptr);
     st = e == cudaSuccess

@@ -20,15 +20,24 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
   cs.blank();
   cs.line("#include \"{0}.h\"", base());
   cs.blank();
+  cs.line("#include <cstddef>");
   cs.line("#include <cstdint>");
   cs.line("#include <memory>");
   cs.line("#include <string>");
+  cs.line("#include <type_traits>");
   cs.line("#include <vector>");
   cs.blank();
   cs.line("#ifdef __CUDACC__");
   cs.line("#define IMETA_HD __host__ __device__");
   cs.line("#else");
   cs.line("#define IMETA_HD");
+  cs.line("#endif");
+  cs.line("/// Threads that share a tile of a `cols` field: a warp on the "
+          "GPU, one on the CPU.");
+  cs.line("#ifdef __CUDA_ARCH__");
+  cs.line("#define IMETA_LANES 32");
+  cs.line("#else");
+  cs.line("#define IMETA_LANES 1");
   cs.line("#endif");
   cs.blank();
   cs.line("namespace {0} {{", ns());
@@ -126,6 +135,9 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     for (RowSpace &space : plan.rowSpaces)
       cs.line("const int64_t *rowstart_{0};  // [buckets][N + 1]",
               space.count.getSymName());
+    cs.line("/// The batch's range proof holds: run the fast instantiation of "
+            "the fills.");
+    cs.line("bool fast;");
     cs.line("// Output buffers.");
     for (PlannedOutput &out : plan.outputs) {
       cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
@@ -149,6 +161,11 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
         cs.line("std::vector<int64_t> h_{0};", symName(op));
     for (RowSpace &space : plan.rowSpaces)
       cs.line("std::vector<int64_t> rowstart_{0};", space.count.getSymName());
+    for (auto in : specBody().getOps<InputOp>())
+      if (isa<ListType>(in.getType()) && in.getMin())
+        cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
+                "elements",
+                in.getSymName());
     for (auto in : specBody().getOps<InputOp>()) {
       if (!in.getOptional())
         continue;
@@ -164,7 +181,8 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
           "source).",
           plan.path.getSymName());
   cs.line("Status {0}_prepare(const Config &config, const Sequences &seqs, "
-          "{1} &out, bool fill, {0}_host &H);",
+          "{1} &out, bool fill, {0}_host &H, FillMode mode = "
+          "FillMode::kAuto);",
           plan.path.getSymName(), buffersName(plan));
   cs.blank();
   for (RowSpace &space : plan.rowSpaces)
@@ -183,12 +201,31 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
                                        return f.getSymName().str();
                                      }),
                      ", "));
+  cs.line("/// kChk: checked (every i32 result in 64 bits, checked) or fast "
+          "(i32, the");
+  cs.line("/// checks the batch's range proof covers left out). !kStore: a "
+          "dry run.");
+  cs.line("template <bool kChk, bool kStore = true>");
   {
     CodeStream::Scope fn(
         cs, formatv("IMETA_HD inline bool {0}(const {1} &c, int64_t i, "
                     "int64_t j0, int64_t step)",
                     fillName(plan, space), ctxName(plan))
                 .str());
+    cs.line("using I = typename std::conditional<kChk, int64_t, "
+            "int32_t>::type;");
+    cs.line("static_assert(sizeof(I) >= 4);");
+    cs.line("// The sequence's list elements and their counts.");
+    for (auto in : specBody().getOps<InputOp>()) {
+      if (!isa<ListType>(in.getType()))
+        continue;
+      cs.line("const int32_t *const lb_{0} = c.in_{0} + c.in_{0}_off[i];  "
+              "(void)lb_{0};",
+              in.getSymName());
+      cs.line("const int64_t ll_{0} = c.in_{0}_off[i + 1] - "
+              "c.in_{0}_off[i];  (void)ll_{0};",
+              in.getSymName());
+    }
     if (failed(emitSpaceLoops(cs, plan, space)))
       return failure();
     cs.line("return true;");
@@ -297,6 +334,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     scope.ratios = field.getRatiosAttr();
     scope.bucket = b.str();
     scope.rowsLocal = rowsLocal;
+    scope.fast = true;
     return scope;
   };
   auto liveColumns = [&](FieldOp field, const FormulaScope &scope) {
@@ -307,13 +345,6 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
                    bucketIndex(st, scope, live.getRatiosAttr()))
         .str();
   };
-  auto storeColumn = [&](FieldOp field, const std::string &value) {
-    if (const PlannedOutput *out = outputOf(plan, field))
-      cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * c.o_{0}_width + col] = "
-              "{2}({3});",
-              out->name, field.getRatiosAttr() ? "b" : "0",
-              elemType(out->isBool), value);
-  };
 
   // One rows field at the current row: its local (if read), its stores (if
   // `store` and it is an output).
@@ -323,14 +354,16 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     std::string local = "v_" + field.getSymName().str();
     bool perBucketArray = set && !spaceSet;
     bool keep = read.contains(field);
+    FormulaScope scope = scopeOf(field, b);
     if (keep)
-      cs.line("int64_t {0}{1} = {{};", local,
-              perBucketArray ? "[kMaxRatios]" : "");
+      cs.line("{0} {1}{2} = {{};",
+              valueType(st, scope,
+                        field.getBody().front().getTerminator()->getOperand(0)),
+              local, perBucketArray ? "[kMaxRatios]" : "");
     locals[field] = local;
     commentFormula(cs, field);
     std::optional<CodeStream::Scope> bucketScope, guard;
     openBuckets(field, bucketScope, guard, b);
-    FormulaScope scope = scopeOf(field, b);
     SmallVector<std::string> results;
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
@@ -340,7 +373,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     const PlannedOutput *out = store ? outputOf(plan, field) : nullptr;
     if (out)
       for (auto [k, v] : llvm::enumerate(results))
-        cs.line("c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] = {4}({5});",
+        cs.line("if (kStore) c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] "
+                "= {4}({5});",
                 out->name, set ? "b" : "0", results.size(), k,
                 elemType(out->isBool), v);
     return success();
@@ -355,25 +389,34 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
   }
   for (FieldOp field : perColumn) {
     commentFormula(cs, field);
-    cs.line("// Threads stride over (row, column) pairs: consecutive threads "
-            "write");
-    cs.line("// consecutive columns of a row.");
     std::optional<CodeStream::Scope> bucketScope, guard;
     openBuckets(field, bucketScope, guard);
     FormulaScope scope = scopeOf(field);
     cs.line("const int64_t cols = {0};", liveColumns(field, scope));
-    // A warp (32 lanes; 1 on the CPU) takes a tile of kChunk · 32
-    // consecutive columns of one row: the row's values are computed once
-    // per tile, and each store instruction of the warp writes 32
-    // consecutive values.
-    cs.line("constexpr int64_t kChunk = 8;");
-    cs.line("const int64_t lanes = step % 32 == 0 ? 32 : 1;");
-    cs.line("const int64_t lane = j0 % lanes, tile_cols = kChunk * lanes;");
-    cs.line("const int64_t tiles = (cols + tile_cols - 1) / tile_cols;");
-    CodeStream::Scope loop(cs, "for (int64_t e = j0 / lanes; e < rows * "
-                               "tiles; e += step / lanes)");
-    cs.line("const int64_t j = e / tiles, first = e % tiles * tile_cols + "
-            "lane;");
+    if (const PlannedOutput *out = outputOf(plan, field))
+      cs.line("const int64_t width = c.o_{0}_width;", out->name);
+    // Loads indexed by the column itself, on every column: one bounds
+    // check per row (or tile) instead of one per value.
+    for (Operation &op : field.getBody().front())
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (load.getIndex().getDefiningOp<ColIndexOp>())
+          scope.rangeCheckedLoads.insert(load);
+    // On the GPU a warp takes a tile of kTile consecutive columns of one
+    // row, each lane kVec consecutive columns per step (one 16-byte store
+    // where the row allows); the CPU takes whole rows. The row's values
+    // are computed once per tile.
+    cs.line("constexpr int64_t kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
+            ": 1;");
+    cs.line("const int64_t tile_cols = kLanes > 1 ? kLanes * kVec * 2 : "
+            "cols;");
+    cs.line("const int64_t tiles = cols > 0 ? (cols + tile_cols - 1) / "
+            "tile_cols : 0;");
+    cs.line("const int64_t lane = j0 % kLanes;  (void)lane;");
+    CodeStream::Scope loop(cs, "for (int64_t e = j0 / kLanes; e < rows * "
+                               "tiles; e += step / kLanes)");
+    cs.line("const int64_t j = e / tiles, first = e % tiles * tile_cols;");
+    cs.line("const int64_t end = first + tile_cols < cols ? first + "
+            "tile_cols : cols;");
     cs.line("const int64_t r = start + j;  (void)r;");
     SmallVector<FieldOp> deps = rowsDependencies(field);
     if (!deps.empty())
@@ -382,13 +425,55 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     for (FieldOp dep : deps)
       if (failed(emitRowField(dep, /*store=*/false, "bd")))
         return failure();
-    CodeStream::Scope colLoop(
-        cs, "for (int64_t col = first; col < cols && col < first + "
-            "tile_cols; col += lanes)");
-    SmallVector<std::string> results;
-    if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-      return failure();
-    storeColumn(field, results[0]);
+    for (Operation *op : scope.rangeCheckedLoads) {
+      auto load = cast<LoadOp>(op);
+      cs.line("if (end > ll_{0}) return imeta_fail(c.err, kOutOfRange, {1}, "
+              "{2}, i, r, first > ll_{0} ? first : ll_{0});",
+              load.getInput(), st.site(load), scope.ownerId);
+    }
+    const PlannedOutput *out = outputOf(plan, field);
+    std::string target =
+        out ? formatv("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,
+                      field.getRatiosAttr() ? "b" : "0")
+                  .str()
+            : "nullptr";
+    std::string elem = out ? elemType(out->isBool) : "int32_t";
+    cs.line("{0} *const row_out = {1};  (void)row_out;", elem, target);
+    cs.line("#ifdef __CUDA_ARCH__");
+    {
+      cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
+              "% 16 == 0) && sizeof({0}) == 4;",
+              elem);
+      CodeStream::Scope steps(cs, "for (int64_t c0 = first + lane * kVec; c0 "
+                                  "< end; c0 += kLanes * kVec)");
+      cs.line("{0} v[kVec];", elem);
+      {
+        CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
+        cs.line("const int64_t col = c0 + u;");
+        cs.line("if (col >= end) break;");
+        SmallVector<std::string> results;
+        if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+          return failure();
+        cs.line("v[u] = {0}({1});", elem, results[0]);
+      }
+      cs.line("if (!kStore) continue;");
+      cs.line("if (vec && c0 + kVec <= end) *reinterpret_cast<int4 *>(row_out "
+              "+ c0) = *reinterpret_cast<const int4 *>(v);");
+      cs.line("else for (int u = 0; u < kVec && c0 + u < end; ++u) row_out[c0 "
+              "+ u] = v[u];");
+    }
+    cs.line("#else");
+    {
+      // An I-typed induction variable: in the fast instantiation int32_t
+      // (cannot wrap: the loop vectorizes).
+      CodeStream::Scope steps(cs, "for (I col = I(first); col < I(end); "
+                                  "++col)");
+      SmallVector<std::string> results;
+      if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+        return failure();
+      cs.line("if (kStore) row_out[col] = {0}({1});", elem, results[0]);
+    }
+    cs.line("#endif");
   }
   return success();
 }

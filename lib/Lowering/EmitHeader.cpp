@@ -96,8 +96,17 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
           "const char *ratios; bool is_scalar; };");
   cs.blank();
   cs.line("/// The outcome of a call: ok, or one line naming the sequence, "
-          "field and rule.");
-  cs.line("struct Status { bool ok = true; std::string message; };");
+          "field and rule;");
+  cs.line("/// `fast`: the fill stage ran (on the GPU: will run) its fast "
+          "instantiation.");
+  cs.line("struct Status { bool ok = true; std::string message; bool fast = "
+          "false; };");
+  cs.line("/// How the fill stage runs. kAuto: fast (32-bit, unchecked) when "
+          "the batch's");
+  cs.line("/// range proof holds, else a checking dry run, then checked. "
+          "kChecked: always");
+  cs.line("/// the dry run and the checked fill (for debugging and tests).");
+  cs.line("enum class FillMode { kAuto, kChecked };");
   for (PathPlan &plan : plans) {
     cs.blank();
     {
@@ -122,7 +131,7 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
             "the buffers on");
     cs.line("/// the CPU. On error nothing has been written.");
     cs.line("Status {0}(const Config &config, const Sequences &seqs, {1} "
-            "&out);",
+            "&out, FillMode mode = FillMode::kAuto);",
             plan.path.getSymName(), buffersName(plan));
   }
   cs.blank();

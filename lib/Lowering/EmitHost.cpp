@@ -60,6 +60,7 @@ Status failure(std::string message) { return Status{false, std::move(message)}; 
 
 )");
   emitSetupHelpers(cs);
+  cs.raw(kRangeHelpers);
   cs.line("}  // namespace");
   cs.blank();
 }
@@ -171,19 +172,34 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
         cs.line("c.in_{0}_off = seqs.{0}_offsets;", name);
     }
     if (list) {
-      CodeStream::Scope s(cs, "for (int64_t i = 0; i < N; ++i)");
-      cs.line("if (c.in_{0}_off[i + 1] < c.in_{0}_off[i] || (i == 0 && "
-              "c.in_{0}_off[0] != 0)) return failure(\"sequence \" + "
-              "std::to_string(i) + \": offsets of '{0}' must start at 0 and "
-              "not decrease\");",
-              name);
-      if (auto min = in.getMin())
-        cs.line("for (int64_t k = c.in_{0}_off[i]; k < c.in_{0}_off[i + 1]; "
-                "++k) if (c.in_{0}[k] < {1}) return failure(\"sequence \" + "
+      {
+        CodeStream::Scope s(cs, "for (int64_t i = 0; i < N; ++i)");
+        cs.line("if (c.in_{0}_off[i + 1] < c.in_{0}_off[i] || (i == 0 && "
+                "c.in_{0}_off[0] != 0)) return failure(\"sequence \" + "
+                "std::to_string(i) + \": offsets of '{0}' must start at 0 "
+                "and not decrease\");",
+                name);
+      }
+      if (auto min = in.getMin()) {
+        // One branch-free pass for the elements' range (the range proof
+        // reads it); the offending element is looked for only on failure.
+        CodeStream::Scope s(cs, "");
+        cs.line("const int64_t total = N > 0 ? c.in_{0}_off[N] : 0;", name);
+        cs.line("const int32_t *const elems = c.in_{0};", name);
+        cs.line("int32_t lo = INT32_MAX, hi = INT32_MIN;");
+        cs.line("for (int64_t k = 0; k < total; ++k) { const int32_t v = "
+                "elems[k]; lo = v < lo ? v : lo; hi = v > hi ? v : hi; }");
+        cs.line("if (total > 0) {{ H.lo_{0} = lo; H.hi_{0} = hi; }", name);
+        CodeStream::Scope bad(cs, formatv("if (total > 0 && lo < {0})", *min)
+                                      .str());
+        cs.line("for (int64_t i = 0; i < N; ++i) for (int64_t k = "
+                "c.in_{0}_off[i]; k < c.in_{0}_off[i + 1]; ++k) if "
+                "(c.in_{0}[k] < {1}) return failure(\"sequence \" + "
                 "std::to_string(i) + \": {0}[\" + std::to_string(k - "
-                "c.in_{0}_off[i]) + \"] = \" + std::to_string(c.in_{0}[k]) + "
-                "\" breaks {0} >= {1}{2}\");",
+                "c.in_{0}_off[i]) + \"] = \" + std::to_string(c.in_{0}[k]) "
+                "+ \" breaks {0} >= {1}{2}\");",
                 name, *min, rule);
+      }
     } else if (auto min = in.getMin()) {
       cs.line("for (int64_t i = 0; i < N; ++i) if (c.in_{0}[i] < {1}) "
               "return failure(\"sequence \" + std::to_string(i) + \": {0} = "
@@ -342,7 +358,8 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   cs.line("/// capacity of every buffer. Writes no output data.");
   CodeStream::Scope fn(cs, formatv("Status detail::{0}_prepare(const Config "
                                    "&config, const Sequences &seqs, {1} "
-                                   "&out, bool fill, {0}_host &H)",
+                                   "&out, bool fill, {0}_host &H, FillMode "
+                                   "mode)",
                                    path, bufs)
                                .str());
   cs.line("H = {0}_host{{};", path);
@@ -416,6 +433,8 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
               "'{3}'\");",
               liveAt, width, field.getSymName(), *field.getCols());
     }
+  if (failed(emitRangeProof(cs, plan)))
+    return failure();
   cs.line("// Shapes, then capacities: nothing is written unless every "
           "buffer fits.");
   cs.line("Buffer *buffers = out.begin();");
@@ -494,19 +513,31 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
             po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
                       : "0");
   }
-  cs.line("return Status{};");
+  if (!plan.rowSpaces.empty()) {
+    cs.line("// Unproven: a dry run of the checked fills, so that a formula's "
+            "failure");
+    cs.line("// leaves every buffer untouched.");
+    CodeStream::Scope dry(cs, "if (fill && !c.fast)");
+    CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+    for (RowSpace &space : plan.rowSpaces)
+      cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
+              "failure(describe(err));",
+              fillName(plan, space));
+  }
+  cs.line("Status ok;");
+  cs.line("ok.fast = c.fast;");
+  cs.line("return ok;");
   }
   cs.blank();
   cs.line("/// Path `{0}` on the CPU: prepare, then write every output.", path);
   CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
                                    "&config, const Sequences &seqs, {1} "
-                                   "&out, bool fill)",
+                                   "&out, bool fill, FillMode mode)",
                                    path, bufs)
                                .str());
   cs.line("{0}_host H;", path);
-  cs.line("if (Status s = {0}_prepare(config, seqs, out, fill, H); !s.ok || "
-          "!fill) return s;",
-          path);
+  cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode);", path);
+  cs.line("if (!st.ok || !fill) return st;");
   cs.line("{0} &c = H.c;", ctx);
   cs.line("const int64_t N = c.num_seqs;");
   cs.line("Buffer *buffers = out.begin();");
@@ -533,7 +564,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("c.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
     cs.line("c.o_{0}_width = buffers[{1}].width;", po.name, k);
   }
-  cs.line("return fill_{0}_cpu(c) ? Status{{} : failure(describe(H.err));",
+  cs.line("return fill_{0}_cpu(c) ? st : failure(describe(H.err));",
           path);
   return success();
 }
@@ -541,10 +572,12 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
 void SpecEmitter::emitPublicEntries(CodeStream &cs, PathPlan &plan) {
   std::string path = plan.path.getSymName().str();
   cs.line("Status {0}_shape(const Config &config, const Sequences &seqs, "
-          "{1} &out) {{ return run_{0}(config, seqs, out, false); }",
+          "{1} &out) {{ return run_{0}(config, seqs, out, false, "
+          "FillMode::kAuto); }",
           path, buffersName(plan));
   cs.line("Status {0}(const Config &config, const Sequences &seqs, {1} "
-          "&out) {{ return run_{0}(config, seqs, out, true); }",
+          "&out, FillMode mode) {{ return run_{0}(config, seqs, out, true, "
+          "mode); }",
           path, buffersName(plan));
   cs.blank();
 }
@@ -564,7 +597,8 @@ void SpecEmitter::emitCpuFills(CodeStream &cs) {
     {
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < c.num_seqs; ++i)");
       for (RowSpace &space : plan.rowSpaces)
-        cs.line("if (!{0}(c, i, 0, 1)) return false;",
+        cs.line("if (!(c.fast ? {0}<false>(c, i, 0, 1) : {0}<true>(c, i, 0, "
+                "1))) return false;",
                 fillName(plan, space));
     }
     cs.line("return true;");

@@ -48,6 +48,14 @@ std::string imeta::bucketIndex(EmitterState &st, const FormulaScope &scope,
       .str();
 }
 
+std::string imeta::valueType(const EmitterState &st, const FormulaScope &scope,
+                             Value v) {
+  if (!scope.fast || st.listDependent.contains(v) ||
+      v.getType().getIntOrFloatBitWidth() > 32)
+    return "int64_t";
+  return "I";
+}
+
 namespace {
 /// Prints one body; one method per op family.
 class Printer {
@@ -81,18 +89,24 @@ private:
   /// Declares the result of `op` as `expr`.
   std::string define(Operation *op, const std::string &expr) {
     std::string name = fresh();
-    cs.line("const int64_t {0} = {1};", name, expr);
+    cs.line("const {0} {1} = {2};", valueType(st, s, op->getResult(0)), name,
+            expr);
     names[op->getResult(0)] = name;
     return name;
+  }
+  /// The condition prefix of a check the range proof covers: the fast
+  /// instantiation drops it.
+  std::string proven(Operation *op) {
+    return valueType(st, s, op->getResult(0)) == "I" ? "kChk && " : "";
   }
   /// Guards that `name` fits the result type of `op`.
   void checkFits(Operation *op, const std::string &name) {
     unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
     if (w == 32)
-      cs.line("if (!imeta_fits32({0})) {1}", name,
+      cs.line("if ({0}!imeta_fits32({1})) {2}", proven(op), name,
               fail("kOverflow", op, name));
     else if (w == 1)
-      cs.line("if ({0} != 0 && {0} != 1) {1}", name,
+      cs.line("if ({0}{1} != 0 && {1} != 1) {2}", proven(op), name,
               fail("kOverflow", op, name));
   }
 
@@ -180,14 +194,14 @@ private:
 
   LogicalResult division(Operation *op) {
     std::string a = in(op, 0), b = in(op, 1);
-    cs.line("if ({0} == 0) {1}", b, fail("kDivZero", op, a));
+    cs.line("if ({0}{1} == 0) {2}", proven(op), b, fail("kDivZero", op, a));
     unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
     if (w == 32) {
       // i32 operands: 32-bit division (far cheaper than 64-bit on a GPU).
       // Only INT32_MIN / -1 leaves i32; its remainder is 0.
       bool rem = isa<arith::RemSIOp>(op);
       if (!rem)
-        cs.line("if ({0} == INT32_MIN && {1} == -1) {2}", a, b,
+        cs.line("if ({0}{1} == INT32_MIN && {2} == -1) {3}", proven(op), a, b,
                 fail("kOverflow", op, a));
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
       std::string expr =
@@ -198,7 +212,7 @@ private:
                                                    x, y).str()
                                          : formatv("imeta_ceildiv({0}, {1})",
                                                    x, y).str();
-      define(op, "int64_t(" + expr + ")");
+      define(op, expr);
       return success();
     }
     cs.line("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
@@ -238,7 +252,7 @@ private:
     case arith::CmpIPredicate::ugt: expr = u(a) + " > " + u(b); break;
     case arith::CmpIPredicate::uge: expr = u(a) + " >= " + u(b); break;
     }
-    define(cmp, "int64_t(" + expr + ")");
+    define(cmp, "(" + expr + ")");
     return success();
   }
 
@@ -247,7 +261,7 @@ private:
     for (Value r : ifOp.getResults()) {
       results.push_back(fresh());
       names[r] = results.back();
-      cs.line("int64_t {0} = 0;", results.back());
+      cs.line("{0} {1} = 0;", valueType(st, s, r), results.back());
     }
     auto branch = [&](Region &region) -> LogicalResult {
       if (region.empty())
@@ -301,6 +315,13 @@ private:
         })
         .Case<LoadOp>([&](auto l) {
           std::string idx = in(op, 0);
+          if (s.fast) {
+            if (!s.rangeCheckedLoads.contains(op))
+              cs.line("if (uint64_t({0}) >= uint64_t(ll_{1})) {2}", idx,
+                      l.getInput(), fail("kOutOfRange", op, idx));
+            define(op, formatv("lb_{0}[{1}]", l.getInput(), idx));
+            return success();
+          }
           cs.line("if ({0} < 0 || {0} >= c.in_{1}_off[{2} + 1] - "
                   "c.in_{1}_off[{2}]) {3}",
                   idx, l.getInput(), s.seq, fail("kOutOfRange", op, idx));

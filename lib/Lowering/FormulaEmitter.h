@@ -1,10 +1,13 @@
 //===- FormulaEmitter.h - a field or rule body as C++ -----------*- C++ -*-===//
 //
-// Prints the body of an imeta.field or imeta.require as C++ statements on
-// int64_t temporaries, valid in host code and in CUDA device code. Every
-// result of an i32 op is checked to fit (as the evaluator does), loads are
-// bounds-checked and divisions guarded; a failure returns
-// `imeta_fail(c.err, ...)` from the enclosing function.
+// Prints the body of an imeta.field or imeta.require as C++ statements,
+// valid in host code and in CUDA device code. By default temporaries are
+// int64_t and every result of an i32 op is checked to fit (as the
+// evaluator does), loads are bounds-checked and divisions guarded; a
+// failure returns `imeta_fail(c.err, ...)` from the enclosing function.
+// In a fill function (FormulaScope::fast) the i32 values that are not
+// list-dependent have type `I` and their checks are guarded by `kChk`,
+// the function's template parameters (see RangeProof.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,13 @@ struct EmitterState {
   /// Ratio sets by id (the generated bucket maps are indexed by these).
   std::vector<mlir::Attribute> ratioSets;
   unsigned nextTemp = 0;
+  /// Rows-field values computed from list elements, and the rows fields
+  /// whose value is (RangeProof.h).
+  llvm::DenseSet<mlir::Value> listDependent;
+  llvm::DenseSet<mlir::Operation *> listDependentFields;
+  /// The range proof being emitted: its leaf expressions, by the name
+  /// that holds each (RangeProof.cpp).
+  llvm::StringMap<std::string> rangeLeaves;
 
   unsigned site(mlir::Operation *op);
   unsigned owner(llvm::StringRef name);
@@ -45,6 +55,11 @@ struct FormulaScope {
   std::string bucket = "b";        ///< index of the point's ratio in it
   std::string ratio = "n";         ///< the ratio value
   std::string seq = "-1", row = "-1", globalRow = "-1", col = "-1";
+  /// In a fill function: `I`/`kChk` are in scope, and each list input X
+  /// has the sequence's elements at `lb_X` and their count in `ll_X`.
+  bool fast = false;
+  /// Loads whose bounds the enclosing loop checked for all its columns.
+  llvm::SmallPtrSet<mlir::Operation *, 2> rangeCheckedLoads;
   /// The C++ name of a rows field of the same row space (its value at this
   /// point, given the index of the bucket to read).
   llvm::function_ref<std::string(FieldOp, const std::string &)> rowsLocal;
@@ -54,6 +69,11 @@ struct FormulaScope {
 mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
                                 mlir::Region &body, const FormulaScope &scope,
                                 llvm::SmallVectorImpl<std::string> &results);
+
+/// The C++ type of `v` in `scope`: `I` for an i1/i32 value of a fill
+/// function that the range proof covers, else int64_t.
+std::string valueType(const EmitterState &st, const FormulaScope &scope,
+                      mlir::Value v);
 
 /// The expression indexing the bucket of set `of` that holds the scope's
 /// point ("0" when `of` is not bucketed).

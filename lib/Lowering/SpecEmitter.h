@@ -15,6 +15,7 @@
 #include "lib/Lowering/CodeStream.h"
 #include "lib/Lowering/CppEmitter.h"
 #include "lib/Lowering/FormulaEmitter.h"
+#include "lib/Lowering/RangeProof.h"
 #include "lib/Transforms/PathPlan.h"
 
 #include "mlir/IR/OperationSupport.h"
@@ -55,6 +56,7 @@ public:
       if (isa<RatiosOp, RatioUnionOp>(op))
         st.setId(FlatSymbolRefAttr::get(spec.getContext(),
                                         SymbolTable::getSymbolName(&op)));
+    analyzeListDependence(spec, st);
     for (auto path : body.getOps<PathOp>()) {
       FailureOr<PathPlan> plan = planPath(path);
       if (failed(plan))
@@ -243,6 +245,8 @@ private:
   std::string outputRows(PlannedOutput &out);
 
   LogicalResult emitEntry(CodeStream &cs, PathPlan &plan);
+  /// Sets `c.fast` in prepare: the batch's int32 proof (RangeProof.h).
+  LogicalResult emitRangeProof(CodeStream &cs, PathPlan &plan);
 
   void emitPublicEntries(CodeStream &cs, PathPlan &plan);
 

@@ -67,20 +67,28 @@ class GeneratedCpu : public ::testing::Test {
 protected:
   SpecOp spec() { return test::v4Spec(); }
 
-  /// Runs the generated `run` (shape, then fill) and the evaluator on the
-  /// same batch; compares outputs bucket by bucket.
+  /// Runs the generated `run` (shape, then fill in `mode`) and the
+  /// evaluator on the same batch; compares outputs bucket by bucket.
+  /// Counts the batches whose fill ran fast in `fastRuns`.
   template <typename Buffers, typename Shape, typename Fill>
   void compare(const ref::Batch &batch, llvm::StringRef pathName,
                const gen::OutputInfo *info, Shape shape, Fill fill,
-               uint64_t seed) {
-    SCOPED_TRACE(llvm::formatv("seed {0}, path {1}", seed, pathName).str());
+               uint64_t seed, gen::FillMode mode = gen::FillMode::kAuto) {
+    SCOPED_TRACE(llvm::formatv("seed {0}, path {1}, {2}", seed, pathName,
+                               mode == gen::FillMode::kAuto ? "auto"
+                                                            : "checked")
+                     .str());
     ref::GeneratedInputs in(batch);
     OwnedBuffers<Buffers> out;
     gen::Status st = shape(in.config, in.seqs, out.set);
     ASSERT_TRUE(st.ok) << st.message;
     out.allocate(info, seed % 3);
-    st = fill(in.config, in.seqs, out.set);
+    st = fill(in.config, in.seqs, out.set, mode);
     ASSERT_TRUE(st.ok) << st.message;
+    if (mode == gen::FillMode::kChecked) {
+      ASSERT_FALSE(st.fast);
+    }
+    fastRuns += st.fast;
 
     llvm::Expected<Batch> parsed = parseBatch(spec(), ref::toJson(batch));
     ASSERT_TRUE(bool(parsed));
@@ -124,48 +132,54 @@ protected:
     EXPECT_EQ(seen, want.size());
   }
 
+  /// Every seed in auto mode, every fourth also checked (dry run, then the
+  /// checked instantiation); then the share of batches that ran fast.
+  template <typename Buffers, typename Shape, typename Fill>
+  void compareSeeds(ref::PathKind kind, uint64_t seedBase, int seeds,
+                    llvm::StringRef pathName, const gen::OutputInfo *info,
+                    Shape shape, Fill fill) {
+    fastRuns = 0;
+    for (int seed = 0; seed < seeds; ++seed) {
+      ref::Batch batch = ref::randomBatch(kind, seedBase + seed);
+      compare<Buffers>(batch, pathName, info, shape, fill, seed);
+      if (seed % 4 == 0)
+        compare<Buffers>(batch, pathName, info, shape, fill, seed,
+                         gen::FillMode::kChecked);
+      if (HasFatalFailure())
+        return;
+    }
+    // The random batches keep their values far from the i32 limits: the
+    // proof must hold on (nearly) all of them.
+    EXPECT_GE(fastRuns, seeds * 95 / 100);
+  }
+
+  int fastRuns = 0;
+
 };
 
 TEST_F(GeneratedCpu, PromptEqualsEvaluator) {
-  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
-    compare<gen::PromptBuffers>(ref::randomBatch(ref::PathKind::Prompt, seed),
-                                "prompt", gen::kPromptOutputs,
-                                gen::prompt_shape, gen::prompt, seed);
-    if (HasFatalFailure())
-      return;
-  }
+  compareSeeds<gen::PromptBuffers>(ref::PathKind::Prompt, 0, kSeeds, "prompt",
+                                   gen::kPromptOutputs, gen::prompt_shape,
+                                   gen::prompt);
 }
 
 TEST_F(GeneratedCpu, PromptExpandedEqualsEvaluator) {
-  for (uint64_t seed = 0; seed < kSeeds / 4; ++seed) {
-    compare<gen::PromptExpandedBuffers>(
-        ref::randomBatch(ref::PathKind::Prompt, seed + 31337),
-        "prompt_expanded", gen::kPromptExpandedOutputs,
-        gen::prompt_expanded_shape, gen::prompt_expanded, seed);
-    if (HasFatalFailure())
-      return;
-  }
+  compareSeeds<gen::PromptExpandedBuffers>(
+      ref::PathKind::Prompt, 31337, kSeeds / 4, "prompt_expanded",
+      gen::kPromptExpandedOutputs, gen::prompt_expanded_shape,
+      gen::prompt_expanded);
 }
 
 TEST_F(GeneratedCpu, DecodeEqualsEvaluator) {
-  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
-    compare<gen::DecodeBuffers>(ref::randomBatch(ref::PathKind::Decode, seed),
-                                "decode", gen::kDecodeOutputs,
-                                gen::decode_shape, gen::decode, seed);
-    if (HasFatalFailure())
-      return;
-  }
+  compareSeeds<gen::DecodeBuffers>(ref::PathKind::Decode, 0, kSeeds, "decode",
+                                   gen::kDecodeOutputs, gen::decode_shape,
+                                   gen::decode);
 }
 
 TEST_F(GeneratedCpu, DecodeZosEqualsEvaluator) {
-  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
-    compare<gen::DecodeZosBuffers>(
-        ref::randomBatch(ref::PathKind::Decode, ref::kGpuSeedBase + seed),
-        "decode_zos",
-        gen::kDecodeZosOutputs, gen::decode_zos_shape, gen::decode_zos, seed);
-    if (HasFatalFailure())
-      return;
-  }
+  compareSeeds<gen::DecodeZosBuffers>(
+      ref::PathKind::Decode, ref::kGpuSeedBase, kSeeds, "decode_zos",
+      gen::kDecodeZosOutputs, gen::decode_zos_shape, gen::decode_zos);
 }
 
 /// Every buffer still holds only the poison: nothing was written.
@@ -221,6 +235,23 @@ TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
     in.state[0] = -3;
     gen::Status st = gen::decode(in.config, in.seqs, out.set);
     EXPECT_EQ(st.message, "sequence 0: state_id = -3 breaks state_id >= 0 (R3)");
+    EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
+  }
+  {
+    // state_id * swa_block_size leaves i32 in a fill formula: the range
+    // proof fails, the checked dry run finds the overflow before any store.
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeBuffers> out;
+    ASSERT_TRUE(gen::decode_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeOutputs, 0);
+    in.state[0] = INT32_MAX / 2;
+    gen::Status st = gen::decode(in.config, in.seqs, out.set);
+    EXPECT_FALSE(st.ok);
+    EXPECT_EQ(st.message.rfind("field 'slot_mapping_store_swa': sequence 0, "
+                               "row 0: i32 overflow",
+                               0),
+              0u)
+        << "got: " << st.message;
     EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
   }
 }
