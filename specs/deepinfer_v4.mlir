@@ -1,6 +1,7 @@
 // The DeepInfer V4 input metadata (../shared/SPEC.md), for the paths
-// prompt, decode and decode_zos. Every field's meaning is its formula here;
-// no backend knows any field by name.
+// prompt, decode and decode_zos, and the GPU paths with their expansions.
+// Every field's meaning is its formula here; no backend knows any field by
+// name.
 //
 // Notation as in SPEC.md: q = seqlen_q, k = seqlen_k, s = k - q (query
 // start), j the row within the sequence, pos = s + j, n a ratio,
@@ -845,11 +846,15 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.output "kv_ca_index_offset_len" = @decode_kv_ca_index_offset_len
   }
 
-  // The graph-captured path: decode's fields and rules, but the inclusive
-  // [N] cu_seqlens_q the ZOS kernel produces, and the expansions in the
-  // same launch.
+  // The graph-captured path (SPEC.md §4): decode's fields and rules, but
+  // the inclusive [N] cu_seqlens_q the ZOS kernel produces.
   imeta.path @decode_zos target(gpu) extends @decode {
     imeta.output "cu_seqlens_q" = @cu_seqlens_q_inclusive
+  }
+
+  // decode_zos with its expansions (SPEC.md §4, "Expansions (GPU)") in the
+  // same launch: the dense index rows the attention kernels read.
+  imeta.path @decode_zos_expanded target(gpu) extends @decode_zos {
     imeta.output "kv_swa_index" = @kv_swa_index
     imeta.output "kv_ca_index" = @decode_kv_ca_index
   }

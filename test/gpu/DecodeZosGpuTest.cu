@@ -1,6 +1,7 @@
 //===- DecodeZosGpuTest.cu - generated CUDA vs. generated C++ -------------===//
 //
-// On a GPU: the decode_zos kernel generated from specs/deepinfer_v4.mlir
+// On a GPU: the decode_zos_expanded kernel (decode_zos and its expansions)
+// generated from specs/deepinfer_v4.mlir
 // must write exactly what the generated CPU routine writes (which CI proves
 // equal to the reference evaluator on the same random batches), on many
 // random batches; and a launch captured in a CUDA graph at a maximum of
@@ -43,7 +44,7 @@ int imeta_driver_run(const char *path, int32_t num_seqs,
                      const imeta_value *inputs, int num_inputs, int gpu,
                      const char **json, const char **error);
 }
-using Buffers = gen::DecodeZosBuffers;
+using Buffers = gen::DecodeZosExpandedBuffers;
 using BufferSet = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
 namespace {
@@ -67,7 +68,7 @@ int failures = 0;
     CHECK(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));         \
   } while (0)
 
-const gen::OutputInfo *info() { return gen::kDecodeZosOutputs; }
+const gen::OutputInfo *info() { return gen::kDecodeZosExpandedOutputs; }
 int elemSize(int k) { return info()[k].is_bool ? 1 : 4; }
 
 /// The CPU oracle: the generated routine's output in host buffers.
@@ -77,10 +78,10 @@ struct HostOutputs {
 };
 
 bool runCpu(ref::GeneratedInputs &in, HostOutputs &out) {
-  gen::Status st = gen::decode_zos_shape(in.config, in.seqs, out.set);
+  gen::Status st = gen::decode_zos_expanded_shape(in.config, in.seqs, out.set);
   CHECK(st.ok, "cpu shape: %s", st.message.c_str());
   out.storage = ref::allocateHost(out.set, info(), char(0x5a));
-  st = gen::decode_zos(in.config, in.seqs, out.set);
+  st = gen::decode_zos_expanded(in.config, in.seqs, out.set);
   CHECK(st.ok, "cpu fill: %s", st.message.c_str());
   return true;
 }
@@ -140,8 +141,11 @@ bool allocate(BufferSet &gpu, Buffers &shape, int64_t rowsAtLeast) {
   return true;
 }
 
-/// Random batches, one staging each: GPU equals CPU everywhere.
+/// Random batches, one staging each: GPU equals CPU everywhere, in the fast
+/// instantiation (where the range proof holds) and, every third batch, the
+/// checked one.
 bool randomBatches(int count, cudaStream_t stream) {
+  int fast = 0, checked = 0;
   gen::GpuStaging staging;
   gen::Status st = gen::gpu_staging_create(staging, 64, size_t(64) << 20);
   CHECK(st.ok, "staging: %s", st.message.c_str());
@@ -160,11 +164,15 @@ bool randomBatches(int count, cudaStream_t stream) {
       CUDA_OK(cudaMemset(b.data, 0x5a,
                          size_t(b.bucket_stride) * b.max_buckets * elemSize(k)));
     }
-    st = gen::decode_zos_stage(staging, in.config, in.seqs, gpu.buffers(),
-                               stream);
+    gen::FillMode mode =
+        seed % 3 == 0 ? gen::FillMode::kChecked : gen::FillMode::kAuto;
+    st = gen::decode_zos_expanded_stage(staging, in.config, in.seqs,
+                                        gpu.buffers(), stream, mode);
     CHECK(st.ok, "seed %d: stage: %s", seed, st.message.c_str());
-    CUDA_OK(gen::decode_zos_launch(staging, stream));
-    st = gen::decode_zos_check(staging, stream);
+    fast += st.fast;
+    checked += !st.fast;
+    CUDA_OK(gen::decode_zos_expanded_launch(staging, stream));
+    st = gen::decode_zos_expanded_check(staging, stream);
     CHECK(st.ok, "seed %d: kernel: %s", seed, st.message.c_str());
     std::string what = "random batch " + std::to_string(seed);
     if (!compareLive(batch, cpu, gpu, what.c_str()))
@@ -172,7 +180,11 @@ bool randomBatches(int count, cudaStream_t stream) {
     ++tested;
   }
   gen::gpu_staging_destroy(staging);
-  std::printf("random batches: %d, GPU == CPU on every output\n", tested);
+  std::printf("random batches: %d (%d fast, %d checked), GPU == CPU on "
+              "every output\n",
+              tested, fast, checked);
+  CHECK(fast > count / 2 && checked > count / 4,
+        "both instantiations must have run");
   return true;
 }
 
@@ -192,20 +204,20 @@ bool graphReplay(cudaStream_t stream) {
   BufferSet gpu(info());
   if (!allocate(gpu, cpu.set, maxRows + 1))
     return false;
-  st = gen::decode_zos_stage(staging, in.config, in.seqs, gpu.buffers(),
+  st = gen::decode_zos_expanded_stage(staging, in.config, in.seqs, gpu.buffers(),
                              stream);
   CHECK(st.ok, "stage: %s", st.message.c_str());
 
   runtime::GraphLaunch graph;
   std::string err = graph.capture(stream, [&](cudaStream_t s) {
-    return gen::decode_zos_launch(staging, s);
+    return gen::decode_zos_expanded_launch(staging, s);
   });
   CHECK(err.empty(), "capture: %s", err.c_str());
   std::vector<void *> addresses;
   for (int k = 0; k < Buffers::kCount; ++k)
     addresses.push_back(gpu.at(k).data);
   CUDA_OK(graph.replay(stream));
-  st = gen::decode_zos_check(staging, stream);
+  st = gen::decode_zos_expanded_check(staging, stream);
   CHECK(st.ok, "first replay: %s", st.message.c_str());
   if (!compareLive(first, cpu, gpu, "replay at 1024 rows"))
     return false;
@@ -221,11 +233,11 @@ bool graphReplay(cudaStream_t stream) {
     HostOutputs want;
     if (!runCpu(step, want))
       return false;
-    st = gen::decode_zos_stage(staging, step.config, step.seqs, gpu.buffers(),
+    st = gen::decode_zos_expanded_stage(staging, step.config, step.seqs, gpu.buffers(),
                                stream);
     CHECK(st.ok, "replay %d: stage: %s", replay, st.message.c_str());
     CUDA_OK(graph.replay(stream));
-    st = gen::decode_zos_check(staging, stream);
+    st = gen::decode_zos_expanded_check(staging, stream);
     CHECK(st.ok, "replay %d: %s", replay, st.message.c_str());
     std::string what = "replay " + std::to_string(replay) + " (" +
                        std::to_string(rows) + " rows, " +
@@ -377,6 +389,8 @@ int main(int argc, char **argv) {
   bool ok = bufferSetChecks() && randomBatches(count, stream) &&
             graphReplay(stream) &&
             driverGpuEqualsCpu("decode_zos", ref::PathKind::Decode, 100) &&
+            driverGpuEqualsCpu("decode_zos_expanded", ref::PathKind::Decode,
+                               100) &&
             driverGpuEqualsCpu("prompt_expanded", ref::PathKind::Prompt, 100);
   cudaStreamDestroy(stream);
   std::printf("%s (%d failures)\n", ok && !failures ? "PASSED" : "FAILED",

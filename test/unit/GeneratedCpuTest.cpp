@@ -178,8 +178,15 @@ TEST_F(GeneratedCpu, DecodeEqualsEvaluator) {
 
 TEST_F(GeneratedCpu, DecodeZosEqualsEvaluator) {
   compareSeeds<gen::DecodeZosBuffers>(
-      ref::PathKind::Decode, ref::kGpuSeedBase, kSeeds, "decode_zos",
+      ref::PathKind::Decode, ref::kGpuSeedBase, kSeeds / 4, "decode_zos",
       gen::kDecodeZosOutputs, gen::decode_zos_shape, gen::decode_zos);
+}
+
+TEST_F(GeneratedCpu, DecodeZosExpandedEqualsEvaluator) {
+  compareSeeds<gen::DecodeZosExpandedBuffers>(
+      ref::PathKind::Decode, ref::kGpuSeedBase, kSeeds, "decode_zos_expanded",
+      gen::kDecodeZosExpandedOutputs, gen::decode_zos_expanded_shape,
+      gen::decode_zos_expanded);
 }
 
 /// Every buffer still holds only the poison: nothing was written.
@@ -262,9 +269,9 @@ TEST_F(GeneratedCpu, GraphReplayBatchesEqualEvaluator) {
   std::vector<ref::Batch> batches = ref::graphReplayBatches();
   ASSERT_EQ(batches.size(), 21u);
   for (size_t k = 0; k < batches.size(); ++k) {
-    compare<gen::DecodeZosBuffers>(batches[k], "decode_zos",
-                                   gen::kDecodeZosOutputs,
-                                   gen::decode_zos_shape, gen::decode_zos, k);
+    compare<gen::DecodeZosExpandedBuffers>(
+        batches[k], "decode_zos_expanded", gen::kDecodeZosExpandedOutputs,
+        gen::decode_zos_expanded_shape, gen::decode_zos_expanded, k);
     if (HasFatalFailure())
       return;
   }

@@ -56,8 +56,8 @@ Fields prompt(const Batch &batch);
 /// prompt_expanded: the prompt's fields plus kv_swa_full_index and the
 /// dense kv_ca_index.n expansions.
 Fields promptExpanded(const Batch &batch);
-/// decode (exclusive cu_seqlens_q) or decode_zos (inclusive, plus the
-/// kv_swa_index and kv_ca_index.n expansions).
+/// decode (exclusive cu_seqlens_q) or decode_zos_expanded (inclusive, plus
+/// the kv_swa_index and kv_ca_index.n expansions).
 Fields decode(const Batch &batch, bool zos);
 /// ceil((max_model_len / n) / 128) · 128: the dense expansions' width.
 int64_t denseIndexWidth(const Config &config, int64_t n);
