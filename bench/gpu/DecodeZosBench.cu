@@ -1,17 +1,26 @@
-//===- DecodeZosBench.cu - decode_zos step time on the GPU ----------------===//
+//===- DecodeZosBench.cu - the decode step on the GPU vs. (a) and (b) -----===//
 //
-// Times the generated decode_zos path (expansions included) per step with
-// the issue-4 config: block 128, dense {1}, sparse {4}, window 128, ring
-// 160, max_model_len 131072, 1024 blocks; N = 64, 256, 1024 sequences;
-// seqlen_q 1 and 2; seqlen_k uniform in [q, 131072]. In one run it reports
-// the median of: the host stage (checks, sizes, one host-to-device copy),
-// graph replay + sync of the path's launch, the same for an empty kernel
-// (the launch floor), the kernel alone (20 launches in one graph, divided),
-// and the bytes the step writes over the measured device-to-device copy
-// bandwidth (the bandwidth floor).
+// Issue 4's GPU benchmark, config block 128, dense {1}, sparse {4}, window
+// 128, ring 160, max_model_len 131072, 1024 blocks; N = 64, 256, 1024
+// sequences; seqlen_q 1 and 2; seqlen_k uniform in [q, 131072]; fresh
+// random inputs per (N, q). In one run, medians of:
+//   floor    graph replay + sync of an empty kernel (the launch floor);
+//   zos      graph replay + sync of the generated decode_zos launch;
+//   (b)      the same for the hand-written fused kernel (bench/baseline),
+//            checked byte for byte against decode_zos's output first;
+//   (a)      the hand-written eager CPU loops plus the host-to-device
+//            copies of every field (pinned), + sync;
+//   kernel   20 launches in one graph, divided (zos and (b));
+//   bwfloor  the bytes the step writes over the measured device-to-device
+//            copy bandwidth;
+// and the expansions: the decode_zos_expanded kernel (20 launches in one
+// graph, divided), its bytes and achieved bandwidth against the copy
+// bandwidth.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baselines.h"
+#include "FusedDecode.h"
 #include "GeneratedInputs.h"
 #include "RandomBatch.h"
 #include "ReferenceV4.h"
@@ -27,7 +36,6 @@
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
-using Buffers = gen::DecodeZosBuffers;
 
 #define CUDA_OK(call)                                                          \
   do {                                                                         \
@@ -42,6 +50,9 @@ using Buffers = gen::DecodeZosBuffers;
 namespace {
 
 __global__ void emptyKernel() {}
+
+template <typename Buffers>
+using Set = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -120,6 +131,154 @@ double copyBandwidth(cudaStream_t stream) {
   return 2.0 * bytes / (median(ms) * 1e-3);
 }
 
+
+/// Allocates `set` (device) with the shapes of `shape`; returns the bytes
+/// the path writes (block_tables: the live columns only).
+template <typename Buffers>
+double allocate(Set<Buffers> &set, Buffers &shape, const gen::OutputInfo *info,
+                const ref::Batch &batch) {
+  double bytes = 0;
+  for (int k = 0; k < Buffers::kCount; ++k) {
+    gen::Buffer &s = shape.begin()[k];
+    int64_t rows = 1;
+    bool isTable = std::string(info[k].name) == "block_tables";
+    for (int b = 0; b < s.buckets; ++b) {
+      rows = std::max(rows, s.rows[b]);
+      if (!isTable)
+        bytes += double(s.rows[b]) * s.cols[b] * (info[k].is_bool ? 1 : 4);
+    }
+    std::string e = set.getOrCreate(info[k].name, rows, s.width, s.buckets,
+                                    runtime::Memory::Device);
+    if (!e.empty())
+      std::fprintf(stderr, "%s\n", e.c_str()), std::exit(1);
+    gen::Buffer &b = set.at(k);
+    CUDA_OK(cudaMemset(b.data, 0x5a, size_t(b.bucket_stride) * b.max_buckets *
+                                         (info[k].is_bool ? 1 : 4)));
+  }
+  for (const ref::Sequence &s : batch.sequences)
+    bytes += double(s.seqlenQ) * ref::numBlocks(batch.config, s.seqlenK) * 4;
+  return bytes;
+}
+
+/// A generated GPU path on one batch: staged, captured once and 20 times.
+struct PathRun {
+  double stageUs = 0, replayUs = 0, kernelUs = 0, bytes = 0;
+};
+
+template <typename Buffers, typename Shape, typename Stage, typename Launch,
+          typename Check>
+PathRun runPath(const ref::Batch &batch, Set<Buffers> &set,
+                const gen::OutputInfo *info, Shape shape, Stage stage,
+                Launch launch, Check check, cudaStream_t stream) {
+  PathRun out;
+  ref::GeneratedInputs in(batch);
+  Buffers shapes;
+  gen::Status st = shape(in.config, in.seqs, shapes);
+  if (!st.ok)
+    std::fprintf(stderr, "shape: %s\n", st.message.c_str()), std::exit(1);
+  out.bytes = allocate(set, shapes, info, batch);
+  gen::GpuStaging staging;
+  st = gen::gpu_staging_create(staging, int64_t(batch.sequences.size()),
+                               size_t(64) << 20);
+  if (!st.ok)
+    std::fprintf(stderr, "%s\n", st.message.c_str()), std::exit(1);
+  std::vector<double> stageUs;
+  for (int k = 0; k < 30; ++k) {
+    double t0 = nowUs();
+    st = stage(staging, in.config, in.seqs, set.buffers(), stream,
+               gen::FillMode::kAuto);
+    CUDA_OK(cudaStreamSynchronize(stream));
+    stageUs.push_back(nowUs() - t0);
+    if (!st.ok || !st.proven)
+      std::fprintf(stderr, "stage: %s (proven %d)\n", st.message.c_str(),
+                   st.proven),
+          std::exit(1);
+  }
+  out.stageUs = median(stageUs);
+  runtime::GraphLaunch one, many;
+  std::string err = one.capture(stream, [&](cudaStream_t s) {
+    return launch(staging, s);
+  });
+  err += many.capture(stream, [&](cudaStream_t s) {
+    cudaError_t e = cudaSuccess;
+    for (int k = 0; k < 20 && e == cudaSuccess; ++k)
+      e = launch(staging, s);
+    return e;
+  });
+  if (!err.empty())
+    std::fprintf(stderr, "%s\n", err.c_str()), std::exit(1);
+  out.replayUs = timeSynced([&] { CUDA_OK(one.replay(stream)); }, stream, 200);
+  out.kernelUs =
+      timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
+  st = check(staging, stream);
+  if (!st.ok)
+    std::fprintf(stderr, "kernel: %s\n", st.message.c_str()), std::exit(1);
+  gen::gpu_staging_destroy(staging);
+  return out;
+}
+
+/// (b) into a buffer set shaped like decode_zos's; exits unless it writes
+/// exactly what decode_zos wrote into `want`.
+baseline::FusedDecodeArgs fusedArgs(baseline::FusedDecodeInputs &in,
+                                    Set<gen::DecodeZosBuffers> &set) {
+  baseline::FusedDecodeArgs a = in.args;
+  baseline::View *views[] = {
+      &a.cu_seqlens_q, &a.positions,     &a.input_ids,     &a.gate,
+      &a.valid,        &a.query_indices, &a.context_lens,  &a.state_block_idx,
+      &a.block_tables, &a.slot_swa,      &a.positions_c,   &a.slot_ca,
+      &a.klen,         &a.swa_off_len,   &a.ca_off_len};
+  static_assert(sizeof(views) / sizeof(views[0]) ==
+                gen::DecodeZosBuffers::kCount);
+  for (int k = 0; k < gen::DecodeZosBuffers::kCount; ++k)
+    *views[k] = {set.at(k).data, set.at(k).bucket_stride, set.at(k).width};
+  return a;
+}
+
+void sameBytes(Set<gen::DecodeZosBuffers> &want,
+               Set<gen::DecodeZosBuffers> &got) {
+  for (int k = 0; k < gen::DecodeZosBuffers::kCount; ++k) {
+    gen::Buffer &a = want.at(k), &b = got.at(k);
+    size_t bytes = size_t(a.bucket_stride) * a.max_buckets *
+                   (gen::kDecodeZosOutputs[k].is_bool ? 1 : 4);
+    std::vector<char> x(bytes), y(bytes);
+    CUDA_OK(cudaMemcpy(x.data(), a.data, bytes, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(y.data(), b.data, bytes, cudaMemcpyDeviceToHost));
+    if (x != y)
+      std::fprintf(stderr, "(b) differs from decode_zos in '%s'\n",
+                   gen::kDecodeZosOutputs[k].name),
+          std::exit(1);
+  }
+}
+
+/// (a): the eager loops, then every field to the device from pinned memory.
+double eagerWithCopies(const ref::Batch &batch, cudaStream_t stream) {
+  baseline::Outputs out;
+  baseline::decodeEager(batch, out);
+  std::vector<void *> device(out.fields.size());
+  for (size_t k = 0; k < out.fields.size(); ++k) {
+    size_t bytes = out.fields[k].size() * sizeof(int32_t);
+    CUDA_OK(cudaMalloc(&device[k], std::max<size_t>(bytes, 4)));
+    if (bytes)
+      CUDA_OK(cudaHostRegister(out.fields[k].data(), bytes,
+                               cudaHostRegisterDefault));
+  }
+  double us = timeSynced(
+      [&] {
+        baseline::decodeEager(batch, out);
+        for (size_t k = 0; k < out.fields.size(); ++k)
+          CUDA_OK(cudaMemcpyAsync(device[k], out.fields[k].data(),
+                                  out.fields[k].size() * sizeof(int32_t),
+                                  cudaMemcpyHostToDevice, stream));
+      },
+      stream, 30);
+  for (size_t k = 0; k < out.fields.size(); ++k) {
+    if (!out.fields[k].empty())
+      CUDA_OK(cudaHostUnregister(out.fields[k].data()));
+    CUDA_OK(cudaFree(device[k]));
+  }
+  return us;
+}
+
 } // namespace
 
 int main() {
@@ -133,7 +292,6 @@ int main() {
   double bw = copyBandwidth(stream);
   std::printf("device-to-device copy bandwidth: %.0f GB/s (read + write)\n",
               bw / 1e9);
-
   runtime::GraphLaunch empty;
   std::string err = empty.capture(stream, [](cudaStream_t s) {
     emptyKernel<<<1, 1, 0, s>>>();
@@ -141,84 +299,79 @@ int main() {
   });
   if (!err.empty())
     return std::fprintf(stderr, "%s\n", err.c_str()), 1;
-  double floorUs = timeSynced([&] { CUDA_OK(empty.replay(stream)); }, stream,
-                              500);
+  double floorUs =
+      timeSynced([&] { CUDA_OK(empty.replay(stream)); }, stream, 500);
 
-  std::printf("%6s %3s %10s %10s %10s %10s %10s %10s %10s\n", "N", "q",
-              "stage_us", "replay_us", "floor_us", "kernel_us", "MiB",
-              "bwfloor_us", "kernel_GB/s");
+  std::printf("\nstep (us; replay = graph replay + sync):\n");
+  std::printf("%5s %2s %6s %7s %7s %6s %7s %7s %8s %7s %7s %7s %7s\n", "N",
+              "q", "floor", "zos", "(b)", "zos/b", "zos_k", "(b)_k", "(a)+cp",
+              "a/zos", "KiB", "bwfl", "target");
+  std::vector<std::string> expansions;
   std::mt19937_64 rng(4);
   for (int64_t n : {64, 256, 1024})
     for (int64_t q : {1, 2}) {
       ref::Batch batch = benchBatch(n, q, rng);
+      Set<gen::DecodeZosBuffers> zosSet(gen::kDecodeZosOutputs),
+          fusedSet(gen::kDecodeZosOutputs);
+      PathRun zos = runPath<gen::DecodeZosBuffers>(
+          batch, zosSet, gen::kDecodeZosOutputs, gen::decode_zos_shape,
+          gen::decode_zos_stage, gen::decode_zos_launch, gen::decode_zos_check,
+          stream);
       ref::GeneratedInputs in(batch);
-      Buffers shape;
-      gen::Status st = gen::decode_zos_shape(in.config, in.seqs, shape);
-      if (!st.ok)
-        return std::fprintf(stderr, "shape: %s\n", st.message.c_str()), 1;
-      runtime::BufferSet<Buffers, gen::OutputInfo> bufs(
-          gen::kDecodeZosOutputs);
-      double bytes = 0;
-      for (int k = 0; k < Buffers::kCount; ++k) {
-        gen::Buffer &s = shape.begin()[k];
-        int64_t rows = 1;
-        for (int b = 0; b < s.buckets; ++b) {
-          rows = std::max(rows, s.rows[b]);
-          bool isTable = std::string(gen::kDecodeZosOutputs[k].name) ==
-                         "block_tables";
-          int elem = gen::kDecodeZosOutputs[k].is_bool ? 1 : 4;
-          if (!isTable)
-            bytes += double(s.rows[b]) * s.cols[b] * elem;
-        }
-        std::string e = bufs.getOrCreate(gen::kDecodeZosOutputs[k].name, rows,
-                                         s.width, s.buckets,
-                                         runtime::Memory::Device);
-        if (!e.empty())
-          return std::fprintf(stderr, "%s\n", e.c_str()), 1;
-      }
-      // block_tables: only the live columns are written.
-      for (const ref::Sequence &s : batch.sequences)
-        bytes += double(s.seqlenQ) * ref::numBlocks(batch.config, s.seqlenK) * 4;
-
-      gen::GpuStaging staging;
-      st = gen::gpu_staging_create(staging, n, size_t(64) << 20);
-      if (!st.ok)
-        return std::fprintf(stderr, "%s\n", st.message.c_str()), 1;
-      std::vector<double> stageUs;
-      for (int k = 0; k < 30; ++k) {
-        double t0 = nowUs();
-        st = gen::decode_zos_stage(staging, in.config, in.seqs,
-                                   bufs.buffers(), stream);
-        CUDA_OK(cudaStreamSynchronize(stream));
-        stageUs.push_back(nowUs() - t0);
-        if (!st.ok)
-          return std::fprintf(stderr, "stage: %s\n", st.message.c_str()), 1;
-      }
+      gen::DecodeZosBuffers shapes;
+      gen::decode_zos_shape(in.config, in.seqs, shapes);
+      allocate(fusedSet, shapes, gen::kDecodeZosOutputs, batch);
+      baseline::FusedDecodeInputs fin;
+      CUDA_OK(baseline::stageFusedDecode(batch, fin));
+      baseline::FusedDecodeArgs args = fusedArgs(fin, fusedSet);
+      CUDA_OK(baseline::launchFusedDecode(args, stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      sameBytes(zosSet, fusedSet);
       runtime::GraphLaunch one, many;
       err = one.capture(stream, [&](cudaStream_t s) {
-        return gen::decode_zos_launch(staging, s);
+        return baseline::launchFusedDecode(args, s);
       });
       err += many.capture(stream, [&](cudaStream_t s) {
         cudaError_t e = cudaSuccess;
         for (int k = 0; k < 20 && e == cudaSuccess; ++k)
-          e = gen::decode_zos_launch(staging, s);
+          e = baseline::launchFusedDecode(args, s);
         return e;
       });
       if (!err.empty())
         return std::fprintf(stderr, "%s\n", err.c_str()), 1;
-      double replayUs =
+      double fusedUs =
           timeSynced([&] { CUDA_OK(one.replay(stream)); }, stream, 200);
-      double manyUs =
-          timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 50);
-      st = gen::decode_zos_check(staging, stream);
-      if (!st.ok)
-        return std::fprintf(stderr, "kernel: %s\n", st.message.c_str()), 1;
-      double kernelUs = manyUs / 20;
-      std::printf("%6lld %3lld %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.0f\n",
-                  (long long)n, (long long)q, median(stageUs), replayUs,
-                  floorUs, kernelUs, bytes / (1 << 20), bytes / bw * 1e6,
-                  bytes / (kernelUs * 1e-6) / 1e9);
-      gen::gpu_staging_destroy(staging);
+      double fusedKernelUs =
+          timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
+      double eagerUs = eagerWithCopies(batch, stream);
+      double bwFloorUs = zos.bytes / bw * 1e6;
+      std::printf("%5lld %2lld %6.1f %7.1f %7.1f %6.2f %7.2f %7.2f %8.1f "
+                  "%7.1f %7.0f %7.2f %7.1f\n",
+                  (long long)n, (long long)q, floorUs, zos.replayUs, fusedUs,
+                  zos.replayUs / fusedUs, zos.kernelUs, fusedKernelUs, eagerUs,
+                  eagerUs / zos.replayUs, zos.bytes / 1024, bwFloorUs,
+                  floorUs + 2 * bwFloorUs);
+
+      Set<gen::DecodeZosExpandedBuffers> expSet(gen::kDecodeZosExpandedOutputs);
+      PathRun exp = runPath<gen::DecodeZosExpandedBuffers>(
+          batch, expSet, gen::kDecodeZosExpandedOutputs,
+          gen::decode_zos_expanded_shape, gen::decode_zos_expanded_stage,
+          gen::decode_zos_expanded_launch, gen::decode_zos_expanded_check,
+          stream);
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "%5lld %2lld %9.1f %9.1f %9.1f %8.0f %6.0f%%",
+                    (long long)n, (long long)q, exp.bytes / (1 << 20),
+                    exp.kernelUs, exp.replayUs,
+                    exp.bytes / (exp.kernelUs * 1e-6) / 1e9,
+                    100 * exp.bytes / (exp.kernelUs * 1e-6) / bw);
+      expansions.push_back(line);
     }
+  std::printf("\ndecode_zos_expanded (us; GB/s and %% of copy bandwidth "
+              "from kernel_us):\n");
+  std::printf("%5s %2s %9s %9s %9s %8s %7s\n", "N", "q", "MiB", "kernel",
+              "replay", "GB/s", "of_copy");
+  for (const std::string &l : expansions)
+    std::printf("%s\n", l.c_str());
   return 0;
 }

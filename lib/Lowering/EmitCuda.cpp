@@ -49,8 +49,11 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
   h.line("/// and `bytes` of per-step data. Its addresses never change, so "
          "a launch");
   h.line("/// captured in a CUDA graph stays valid for every later step.");
+  h.line("/// per_seq: blocks per sequence, set by a path's stage from its "
+         "column widths");
+  h.line("/// (config values: the same at capture and at every replay).");
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
-         "size_t bytes = 0; int64_t max_seqs = 0; };");
+         "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; };");
   h.line("Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t "
          "bytes);");
   h.line("void gpu_staging_destroy(GpuStaging &s);");
@@ -162,10 +165,14 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
   cu.line("/// Path `{0}`: host-stage outputs (grid-strided), then one CTA "
           "per sequence,",
           p);
-  cu.line("/// its threads striding over the sequence's rows.");
+  cu.line("/// its threads striding over the sequence's rows. Only the fast "
+          "instantiation:");
+  cu.line("/// the stage ran the checked dry run on the host wherever the "
+          "range proof");
+  cu.line("/// failed, so no i32 value of the batch leaves i32.");
   {
-    CodeStream::Scope k(cu, formatv("__global__ void {0}_kernel(const {1} "
-                                    "*__restrict__ pc)",
+    CodeStream::Scope k(cu, formatv("__global__ void __launch_bounds__(256) "
+                                    "{0}_kernel(const {1} *__restrict__ pc)",
                                     p, ctx)
                                 .str());
     cu.line("const {0} &c = *pc;", ctx);
@@ -194,8 +201,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "threadIdx.x;");
     cu.line("const int64_t step = int64_t(gridDim.y) * blockDim.x;");
     for (RowSpace &space : plan.rowSpaces)
-      cu.line("if (!(c.fast ? {0}<false>(c, i, j0, step) : {0}<true>(c, i, "
-              "j0, step))) return;",
+      cu.line("if (!{0}<false>(c, i, j0, step)) return;",
               fillName(plan, space));
   }
   cu.blank();
@@ -253,6 +259,17 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
       }
     }
     cu.line("Buffer *buffers = out.begin();");
+    // Blocks per sequence: one per 4096 values of a row's columns (16 per
+    // thread of 256), so that wide expansions fill the chip and narrow
+    // paths keep one CTA per sequence.
+    cu.line("int64_t row_values = 0;");
+    for (auto [k, po] : llvm::enumerate(plan.outputs))
+      if (auto field = dyn_cast<FieldOp>(po.def); field && field.getCols())
+        cu.line("for (int32_t b = 0; b < buffers[{0}].buckets; ++b) "
+                "row_values += buffers[{0}].cols[b];",
+                k);
+    cu.line("s.per_seq = unsigned(std::min<int64_t>(64, std::max<int64_t>(1, "
+            "(row_values + 4095) / 4096)));");
     for (auto [k, po] : llvm::enumerate(plan.outputs)) {
       cu.line("dc.o_{0} = static_cast<{1} *>(buffers[{2}].data);", po.name,
               elemType(po.isBool), k);
@@ -280,9 +297,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     // Enough blocks to fill the chip however few the sequences are: about
     // 2048 blocks of 256 threads; fixed by max_seqs, so a captured launch
     // stays valid.
-    cu.line("const unsigned per_seq = unsigned(std::min<int64_t>(64, "
-            "std::max<int64_t>(1, (2048 + s.max_seqs - 1) / s.max_seqs)));");
-    cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), per_seq), 256, 0, "
+    cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), 256, 0, "
             "stream>>>(static_cast<const {1} *>(s.device));",
             p, ctx);
     cu.line("return cudaGetLastError();");

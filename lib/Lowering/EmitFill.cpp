@@ -135,9 +135,9 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     for (RowSpace &space : plan.rowSpaces)
       cs.line("const int64_t *rowstart_{0};  // [buckets][N + 1]",
               space.count.getSymName());
-    cs.line("/// The batch's range proof holds: run the fast instantiation of "
-            "the fills.");
-    cs.line("bool fast;");
+    cs.line("/// The batch's range proof held (else prepare ran the checked "
+            "dry run).");
+    cs.line("bool proven;");
     cs.line("// Output buffers.");
     for (PlannedOutput &out : plan.outputs) {
       cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
@@ -407,16 +407,17 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     // are computed once per tile.
     cs.line("constexpr int64_t kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
             ": 1;");
-    cs.line("const int64_t tile_cols = kLanes > 1 ? kLanes * kVec * 2 : "
-            "cols;");
-    cs.line("const int64_t tiles = cols > 0 ? (cols + tile_cols - 1) / "
-            "tile_cols : 0;");
-    cs.line("const int64_t lane = j0 % kLanes;  (void)lane;");
-    CodeStream::Scope loop(cs, "for (int64_t e = j0 / kLanes; e < rows * "
-                               "tiles; e += step / kLanes)");
-    cs.line("const int64_t j = e / tiles, first = e % tiles * tile_cols;");
-    cs.line("const int64_t end = first + tile_cols < cols ? first + "
-            "tile_cols : cols;");
+    // Tile arithmetic in I: 32 bits in the fast instantiation (the proof
+    // bounds rows and columns).
+    cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * 4 : cols);");
+    cs.line("const I tiles = cols > 0 ? (I(cols) + tile_cols - 1) / tile_cols "
+            ": 0;");
+    cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
+    CodeStream::Scope loop(cs, "for (I e = I(j0 / kLanes); e < I(rows) * "
+                               "tiles; e += I(step / kLanes))");
+    cs.line("const I j = e / tiles, first = e % tiles * tile_cols;");
+    cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
+            "I(cols);");
     cs.line("const int64_t r = start + j;  (void)r;");
     SmallVector<FieldOp> deps = rowsDependencies(field);
     if (!deps.empty())
@@ -444,13 +445,14 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
       cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
               "% 16 == 0) && sizeof({0}) == 4;",
               elem);
-      CodeStream::Scope steps(cs, "for (int64_t c0 = first + lane * kVec; c0 "
-                                  "< end; c0 += kLanes * kVec)");
-      cs.line("{0} v[kVec];", elem);
+      CodeStream::Scope steps(cs, "for (I c0 = first + lane * kVec; c0 < "
+                                  "end; c0 += kLanes * kVec)");
+      cs.line("{0} v[kVec] = {{};", elem);
+      cs.line("#pragma unroll");
       {
         CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
-        cs.line("const int64_t col = c0 + u;");
-        cs.line("if (col >= end) break;");
+        cs.line("const I col = c0 + u;");
+        cs.line("if (col >= end) continue;");
         SmallVector<std::string> results;
         if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
           return failure();

@@ -97,15 +97,18 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
   cs.blank();
   cs.line("/// The outcome of a call: ok, or one line naming the sequence, "
           "field and rule;");
-  cs.line("/// `fast`: the fill stage ran (on the GPU: will run) its fast "
-          "instantiation.");
-  cs.line("struct Status { bool ok = true; std::string message; bool fast = "
-          "false; };");
-  cs.line("/// How the fill stage runs. kAuto: fast (32-bit, unchecked) when "
-          "the batch's");
-  cs.line("/// range proof holds, else a checking dry run, then checked. "
-          "kChecked: always");
-  cs.line("/// the dry run and the checked fill (for debugging and tests).");
+  cs.line("/// `proven`: the batch's range proof held (no checking dry run "
+          "was needed).");
+  cs.line("struct Status { bool ok = true; std::string message; bool proven "
+          "= false; };");
+  cs.line("/// How the fill stage runs. kAuto: the fast instantiation "
+          "(32-bit,");
+  cs.line("/// unchecked), after a checking dry run when the batch's range "
+          "proof fails");
+  cs.line("/// (a dry run that passes shows no value leaves i32). kChecked: "
+          "the dry run,");
+  cs.line("/// then on the CPU the checked instantiation (debugging, "
+          "tests).");
   cs.line("enum class FillMode { kAuto, kChecked };");
   for (PathPlan &plan : plans) {
     cs.blank();

@@ -517,7 +517,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("// Unproven: a dry run of the checked fills, so that a formula's "
             "failure");
     cs.line("// leaves every buffer untouched.");
-    CodeStream::Scope dry(cs, "if (fill && !c.fast)");
+    CodeStream::Scope dry(cs, "if (fill && !c.proven)");
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     for (RowSpace &space : plan.rowSpaces)
       cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
@@ -525,7 +525,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
               fillName(plan, space));
   }
   cs.line("Status ok;");
-  cs.line("ok.fast = c.fast;");
+  cs.line("ok.proven = c.proven;");
   cs.line("return ok;");
   }
   cs.blank();
@@ -564,7 +564,8 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("c.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
     cs.line("c.o_{0}_width = buffers[{1}].width;", po.name, k);
   }
-  cs.line("return fill_{0}_cpu(c) ? st : failure(describe(H.err));",
+  cs.line("return fill_{0}_cpu(c, mode == FillMode::kChecked) ? st : "
+          "failure(describe(H.err));",
           path);
   return success();
 }
@@ -591,13 +592,13 @@ void SpecEmitter::emitCpuFills(CodeStream &cs) {
             "sequences and rows.",
             path);
     CodeStream::Scope fn(cs, formatv("static bool fill_{0}_cpu(const {1} "
-                                     "&c)",
+                                     "&c, bool checked)",
                                      path, ctxName(plan))
                                  .str());
     {
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < c.num_seqs; ++i)");
       for (RowSpace &space : plan.rowSpaces)
-        cs.line("if (!(c.fast ? {0}<false>(c, i, 0, 1) : {0}<true>(c, i, 0, "
+        cs.line("if (!(checked ? {0}<true>(c, i, 0, 1) : {0}<false>(c, i, 0, "
                 "1))) return false;",
                 fillName(plan, space));
     }

@@ -1,7 +1,7 @@
 //===- EmitRangeProof.cpp - the per-batch int32 proof of a path ----------===//
 //
 // In each path's prepare (host source): the interval evaluation of every
-// fill formula over the batch, which sets `c.fast` (RangeProof.h).
+// fill formula over the batch, which sets `c.proven` (RangeProof.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,7 @@ LogicalResult SpecEmitter::emitRangeProof(CodeStream &cs, PathPlan &plan) {
   cs.line("// Range proof: with every i32 value of the fills in range for "
           "this batch,");
   cs.line("// they run in 32 bits without overflow checks.");
-  cs.line("c.fast = false;");
+  cs.line("c.proven = false;");
   CodeStream::Scope proof(cs, "if (fill && mode == FillMode::kAuto)");
   cs.line("bool ok = true;");
   st.rangeLeaves.clear();
@@ -57,7 +57,7 @@ LogicalResult SpecEmitter::emitRangeProof(CodeStream &cs, PathPlan &plan) {
       fieldRange[field] = result;
     }
   }
-  cs.line("c.fast = ok;");
+  cs.line("c.proven = ok;");
   return success();
 }
 

@@ -245,7 +245,7 @@ private:
   std::string outputRows(PlannedOutput &out);
 
   LogicalResult emitEntry(CodeStream &cs, PathPlan &plan);
-  /// Sets `c.fast` in prepare: the batch's int32 proof (RangeProof.h).
+  /// Sets `c.proven` in prepare: the batch's int32 proof (RangeProof.h).
   LogicalResult emitRangeProof(CodeStream &cs, PathPlan &plan);
 
   void emitPublicEntries(CodeStream &cs, PathPlan &plan);

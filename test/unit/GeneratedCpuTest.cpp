@@ -69,7 +69,7 @@ protected:
 
   /// Runs the generated `run` (shape, then fill in `mode`) and the
   /// evaluator on the same batch; compares outputs bucket by bucket.
-  /// Counts the batches whose fill ran fast in `fastRuns`.
+  /// Counts the batches whose range proof held in `provenRuns`.
   template <typename Buffers, typename Shape, typename Fill>
   void compare(const ref::Batch &batch, llvm::StringRef pathName,
                const gen::OutputInfo *info, Shape shape, Fill fill,
@@ -86,9 +86,9 @@ protected:
     st = fill(in.config, in.seqs, out.set, mode);
     ASSERT_TRUE(st.ok) << st.message;
     if (mode == gen::FillMode::kChecked) {
-      ASSERT_FALSE(st.fast);
+      ASSERT_FALSE(st.proven);
     }
-    fastRuns += st.fast;
+    provenRuns += st.proven;
 
     llvm::Expected<Batch> parsed = parseBatch(spec(), ref::toJson(batch));
     ASSERT_TRUE(bool(parsed));
@@ -133,12 +133,12 @@ protected:
   }
 
   /// Every seed in auto mode, every fourth also checked (dry run, then the
-  /// checked instantiation); then the share of batches that ran fast.
+  /// checked instantiation); then the share of batches proven.
   template <typename Buffers, typename Shape, typename Fill>
   void compareSeeds(ref::PathKind kind, uint64_t seedBase, int seeds,
                     llvm::StringRef pathName, const gen::OutputInfo *info,
                     Shape shape, Fill fill) {
-    fastRuns = 0;
+    provenRuns = 0;
     for (int seed = 0; seed < seeds; ++seed) {
       ref::Batch batch = ref::randomBatch(kind, seedBase + seed);
       compare<Buffers>(batch, pathName, info, shape, fill, seed);
@@ -150,10 +150,10 @@ protected:
     }
     // The random batches keep their values far from the i32 limits: the
     // proof must hold on (nearly) all of them.
-    EXPECT_GE(fastRuns, seeds * 95 / 100);
+    EXPECT_GE(provenRuns, seeds * 95 / 100);
   }
 
-  int fastRuns = 0;
+  int provenRuns = 0;
 
 };
 
