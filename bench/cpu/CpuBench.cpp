@@ -118,6 +118,18 @@ void BM_DecodeGenerated(benchmark::State &state) {
   }
 }
 
+/// The generated decode's checks and host stage alone (no fill): where a
+/// step's fixed cost goes.
+void BM_DecodeGeneratedShape(benchmark::State &state) {
+  ref::Batch batch = decodeBatch(state.range(0));
+  ref::GeneratedInputs in(batch);
+  gen::DecodeBuffers out;
+  for (auto _ : state) {
+    gen::Status st = gen::decode_shape(in.config, in.seqs, out);
+    benchmark::DoNotOptimize(st.ok);
+  }
+}
+
 void BM_DecodeBaseline(benchmark::State &state) {
   ref::Batch batch = decodeBatch(state.range(0));
   baseline::Outputs out;
@@ -141,5 +153,6 @@ void BM_DecodeBaseline(benchmark::State &state) {
 BENCHMARK(BM_PromptGenerated)->Args({8, 4096})->Args({64, 512})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PromptBaseline)->Args({8, 4096})->Args({64, 512})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeGenerated)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DecodeGeneratedShape)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeBaseline)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();

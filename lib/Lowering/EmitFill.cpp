@@ -7,6 +7,8 @@
 
 #include "lib/Lowering/SpecEmitter.h"
 
+#include <functional>
+
 namespace imeta::emit {
 
 void SpecEmitter::emitImplPrologue(CodeStream &cs) {
@@ -208,14 +210,29 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
   cs.line("template <bool kChk, bool kStore = true>");
   {
     CodeStream::Scope fn(
-        cs, formatv("IMETA_HD inline bool {0}(const {1} &c, int64_t i, "
-                    "int64_t j0, int64_t step)",
+        cs, formatv("IMETA_HD inline bool {0}(const {1} &__restrict__ c, "
+                    "int64_t i, int64_t j0, int64_t step)",
                     fillName(plan, space), ctxName(plan))
                 .str());
     cs.line("using I = typename std::conditional<kChk, int64_t, "
             "int32_t>::type;");
     cs.line("static_assert(sizeof(I) >= 4);");
-    cs.line("// The sequence's list elements and their counts.");
+    // Per-sequence values, read before any store: stores through the
+    // output pointers (bool ones alias everything) would force reloads.
+    cs.line("// The sequence's inputs, list elements and host-stage values.");
+    llvm::SetVector<StringRef> inputs, seqFields;
+    for (FieldOp field : space.fields) {
+      field.walk([&](GetInputOp g) { inputs.insert(g.getInput()); });
+      field.walk([&](GetOp g) {
+        auto f = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
+        if (f.getDomain() == Domain::seq && !f.getRatiosAttr())
+          seqFields.insert(f.getSymName());
+      });
+    }
+    for (StringRef in : inputs)
+      cs.line("const int64_t si_{0} = int64_t(c.in_{0}[i]);", in);
+    for (StringRef f : seqFields)
+      cs.line("const int64_t hs_{0} = c.h_{0}[i];", f);
     for (auto in : specBody().getOps<InputOp>()) {
       if (!isa<ListType>(in.getType()))
         continue;
@@ -270,26 +287,6 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
   SmallVector<FieldOp> perRow, perColumn;
   for (FieldOp field : space.fields)
     (field.getCols() ? perColumn : perRow).push_back(field);
-  // The rows fields of this space `field` reads, transitively, in space
-  // order.
-  auto rowsDependencies = [&](FieldOp field) {
-    llvm::SetVector<Operation *> deps;
-    SmallVector<Operation *> work{field};
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val();
-      op->walk([&](GetOp get) {
-        auto f = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
-        if (f.getDomain() == Domain::rows && deps.insert(f))
-          work.push_back(f);
-      });
-    }
-    SmallVector<FieldOp> ordered;
-    for (FieldOp f : space.fields)
-      if (deps.contains(f))
-        ordered.push_back(f);
-    return ordered;
-  };
-
   auto rowsLocal = [&](FieldOp f, const std::string &idx) -> std::string {
     const std::string &name = locals[f];
     if (!f.getRatiosAttr() || spaceSet)
@@ -419,13 +416,59 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
             "I(cols);");
     cs.line("const int64_t r = start + j;  (void)r;");
-    SmallVector<FieldOp> deps = rowsDependencies(field);
-    if (!deps.empty())
-      cs.line("// The values of this row that the field reads.");
-    // Their bucket loops use `bd`, leaving the field's own `b` in scope.
-    for (FieldOp dep : deps)
-      if (failed(emitRowField(dep, /*store=*/false, "bd")))
-        return failure();
+    // The values of this row that the field reads, each computed once per
+    // tile at the one bucket it is read at (a scalar: no per-bucket array
+    // in local memory), its own dependencies first.
+    llvm::StringMap<std::string> depLocal;  // "field@bucket" -> local
+    auto columnLocal = [&](FieldOp f, const std::string &idx) {
+      return depLocal.lookup((f.getSymName() + "@" + idx).str());
+    };
+    unsigned nextBucketVar = 0;
+    std::function<LogicalResult(FieldOp, const std::string &)> demand =
+        [&](FieldOp reader, const std::string &bucket) -> LogicalResult {
+      SmallVector<GetOp> reads;
+      reader.walk([&](GetOp g) { reads.push_back(g); });
+      for (GetOp g : reads) {
+        auto dep = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
+        if (dep.getDomain() != Domain::rows)
+          continue;
+        FormulaScope at;
+        at.ratios = reader.getRatiosAttr();
+        at.bucket = bucket;
+        std::string idx = bucketIndex(st, at, dep.getRatiosAttr());
+        std::string key = (dep.getSymName() + "@" + idx).str();
+        if (depLocal.count(key))
+          continue;
+        std::string bv = formatv("bd{0}", nextBucketVar++).str();
+        FlatSymbolRefAttr set = dep.getRatiosAttr();
+        if (set)
+          cs.line("const int32_t {0} = {1};", bv, idx);
+        if (failed(demand(dep, bv)))
+          return failure();
+        std::string local = formatv("v_{0}_{1}", dep.getSymName(), bv).str();
+        FormulaScope depScope = scopeOf(dep, bv);
+        depScope.rowsLocal = columnLocal;
+        Value yielded = dep.getBody().front().getTerminator()->getOperand(0);
+        cs.line("{0} {1} = {{};", valueType(st, depScope, yielded), local);
+        commentFormula(cs, dep);
+        // A bucket the reader's ratio has no counterpart in (-1) is never
+        // read.
+        CodeStream::Scope guard(cs, set ? formatv("if ({0} >= 0)", bv).str()
+                                        : std::string(""));
+        if (set)
+          cs.line("const int64_t n = c.set[{0}][{1}];  (void)n;",
+                  st.setId(set), bv);
+        SmallVector<std::string> results;
+        if (failed(emitFormula(cs, st, dep.getBody(), depScope, results)))
+          return failure();
+        cs.line("{0} = {1};", local, results[0]);
+        depLocal[key] = local;
+      }
+      return success();
+    };
+    if (failed(demand(field, "b")))
+      return failure();
+    scope.rowsLocal = columnLocal;
     for (Operation *op : scope.rangeCheckedLoads) {
       auto load = cast<LoadOp>(op);
       cs.line("if (end > ll_{0}) return imeta_fail(c.err, kOutOfRange, {1}, "

@@ -305,6 +305,10 @@ private:
           return alias(op, "c.cfg_" + g.getParam().str());
         })
         .Case<GetInputOp>([&](auto g) {
+          if (s.fast) {
+            define(op, "si_" + g.getInput().str());
+            return success();
+          }
           define(op, formatv("int64_t(c.in_{0}[{1}])", g.getInput(), s.seq));
           return success();
         })
@@ -336,6 +340,8 @@ private:
           case Domain::scalar:
             return alias(op, hostValue(field, idx));
           case Domain::seq:
+            if (s.fast && !field.getRatiosAttr())
+              return alias(op, "hs_" + field.getSymName().str());
             return alias(op, hostValue(field, idx + " * c.num_seqs + " + s.seq));
           case Domain::rows:
             return alias(op, s.rowsLocal(field, idx));

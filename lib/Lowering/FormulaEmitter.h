@@ -55,8 +55,10 @@ struct FormulaScope {
   std::string bucket = "b";        ///< index of the point's ratio in it
   std::string ratio = "n";         ///< the ratio value
   std::string seq = "-1", row = "-1", globalRow = "-1", col = "-1";
-  /// In a fill function: `I`/`kChk` are in scope, and each list input X
-  /// has the sequence's elements at `lb_X` and their count in `ll_X`.
+  /// In a fill function: `I`/`kChk` are in scope; each list input X has
+  /// the sequence's elements at `lb_X` and their count in `ll_X`, each
+  /// other input its value at `si_X`, each unbucketed seq field its value
+  /// at `hs_X` (read once, before any store).
   bool fast = false;
   /// Loads whose bounds the enclosing loop checked for all its columns.
   llvm::SmallPtrSet<mlir::Operation *, 2> rangeCheckedLoads;
