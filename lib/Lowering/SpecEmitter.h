@@ -37,10 +37,15 @@ inline const char *elemType(bool isBool) { return isBool ? "bool" : "int32_t"; }
 inline void commentFormula(CodeStream &cs, Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  // The header alone: the spec was verified once, and a local scope keeps
+  // the printer from numbering the whole spec for every comment.
   OpPrintingFlags flags;
-  flags.skipRegions(false);
+  flags.skipRegions().assumeVerified().useLocalScope();
   op->print(os, flags);
-  cs.line("// {0}", StringRef(text).split('\n').first);
+  StringRef header = StringRef(text).split('\n').first;
+  if (header.consume_back("{...}"))
+    header = header.rtrim();
+  cs.line("// {0} {{", header);
 }
 
 /// Generates the files of one spec.
