@@ -353,10 +353,12 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     bool keep = read.contains(field);
     FormulaScope scope = scopeOf(field, b);
     if (keep)
-      cs.line("{0} {1}{2} = {{};",
+      // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
+      // read only after its own iteration wrote it.
+      cs.line("{0} {1}{2};",
               valueType(st, scope,
                         field.getBody().front().getTerminator()->getOperand(0)),
-              local, perBucketArray ? "[kMaxRatios]" : "");
+              local, perBucketArray ? "[kMaxRatios]" : " = {}");
     locals[field] = local;
     commentFormula(cs, field);
     std::optional<CodeStream::Scope> bucketScope, guard;

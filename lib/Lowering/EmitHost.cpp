@@ -186,12 +186,22 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
         CodeStream::Scope s(cs, "");
         cs.line("const int64_t total = N > 0 ? c.in_{0}_off[N] : 0;", name);
         cs.line("const int32_t *const elems = c.in_{0};", name);
-        cs.line("int32_t lo = INT32_MAX, hi = INT32_MIN;");
-        cs.line("for (int64_t k = 0; k < total; ++k) { const int32_t v = "
-                "elems[k]; lo = v < lo ? v : lo; hi = v > hi ? v : hi; }");
-        cs.line("if (total > 0) {{ H.lo_{0} = lo; H.hi_{0} = hi; }", name);
-        CodeStream::Scope bad(cs, formatv("if (total > 0 && lo < {0})", *min)
-                                      .str());
+        if (*min == 0) {
+          // Bound >= 0: one OR of every element (a single vector op per
+          // four): negative iff some element is, and for nonnegative
+          // elements an upper bound below twice the largest.
+          cs.line("int32_t any = 0;");
+          cs.line("for (int64_t k = 0; k < total; ++k) any |= elems[k];");
+          cs.line("const bool lo_ok = any >= 0;");
+          cs.line("if (total > 0) {{ H.lo_{0} = 0; H.hi_{0} = any; }", name);
+        } else {
+          cs.line("int32_t lo = INT32_MAX, hi = INT32_MIN;");
+          cs.line("for (int64_t k = 0; k < total; ++k) { const int32_t v = "
+                  "elems[k]; lo = v < lo ? v : lo; hi = v > hi ? v : hi; }");
+          cs.line("const bool lo_ok = lo >= {0};", *min);
+          cs.line("if (total > 0) {{ H.lo_{0} = lo; H.hi_{0} = hi; }", name);
+        }
+        CodeStream::Scope bad(cs, "if (total > 0 && !lo_ok)");
         cs.line("for (int64_t i = 0; i < N; ++i) for (int64_t k = "
                 "c.in_{0}_off[i]; k < c.in_{0}_off[i + 1]; ++k) if "
                 "(c.in_{0}[k] < {1}) return failure(\"sequence \" + "

@@ -245,6 +245,23 @@ TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
     EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
   }
   {
+    // A negative block-table entry of the last sequence: found by the slow
+    // path of the one-pass scan, named by sequence and index.
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeBuffers> out;
+    ASSERT_TRUE(gen::decode_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeOutputs, 0);
+    const size_t last = batch.sequences.size() - 1;
+    ASSERT_FALSE(batch.sequences[last].blockTable.empty());
+    in.blockTable.back() = -5;
+    gen::Status st = gen::decode(in.config, in.seqs, out.set);
+    EXPECT_EQ(st.message,
+              "sequence " + std::to_string(last) + ": block_table[" +
+                  std::to_string(batch.sequences[last].blockTable.size() - 1) +
+                  "] = -5 breaks block_table >= 0 (R3)");
+    EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
+  }
+  {
     // state_id * swa_block_size leaves i32 in a fill formula: the range
     // proof fails, the checked dry run finds the overflow before any store.
     ref::GeneratedInputs in(batch);
