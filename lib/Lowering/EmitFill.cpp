@@ -408,7 +408,12 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
             ": 1;");
     // Tile arithmetic in I: 32 bits in the fast instantiation (the proof
     // bounds rows and columns).
-    cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * 4 : cols);");
+    // A warp's tile: up to 4 steps of kLanes * kVec columns, fewer when
+    // the sequence's values would leave warps idle (a narrow row).
+    cs.line("const int64_t per_warp = rows * cols / ((step + kLanes - 1) / "
+            "kLanes * kLanes * kVec);");
+    cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * (per_warp >= 4 "
+            "? 4 : per_warp >= 2 ? 2 : 1) : cols);");
     cs.line("const I tiles = cols > 0 ? (I(cols) + tile_cols - 1) / tile_cols "
             ": 0;");
     cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
