@@ -412,7 +412,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     // the sequence's values would leave warps idle (a narrow row).
     cs.line("const int64_t per_warp = rows * cols / ((step + kLanes - 1) / "
             "kLanes * kLanes * kVec);");
-    cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * (per_warp >= 4 "
+    cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * (per_warp >= 3 "
             "? 4 : per_warp >= 2 ? 2 : 1) : cols);");
     cs.line("const I tiles = cols > 0 ? (I(cols) + tile_cols - 1) / tile_cols "
             ": 0;");
