@@ -206,7 +206,10 @@ private:
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
       std::string expr =
           isa<arith::DivSIOp>(op)        ? formatv("{0} / {1}", x, y).str()
-          : rem                          ? formatv("({0} == -1 ? 0 : {1} % {2})",
+          // a - a / b * b: the quotient is shared with a division of the
+          // same operands (the compiler merges them: one division, not two).
+          : rem                          ? formatv("({0} == -1 ? 0 : {1} - {1} / "
+                                                   "{2} * {2})",
                                                    b, x, y).str()
           : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv({0}, {1})",
                                                    x, y).str()
