@@ -220,9 +220,10 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
     // Per-sequence values, read before any store: stores through the
     // output pointers (bool ones alias everything) would force reloads.
     cs.line("// The sequence's inputs, list elements and host-stage values.");
-    llvm::SetVector<StringRef> inputs, seqFields;
+    llvm::SetVector<StringRef> inputs, lists, seqFields;
     for (FieldOp field : space.fields) {
       field.walk([&](GetInputOp g) { inputs.insert(g.getInput()); });
+      field.walk([&](LoadOp l) { lists.insert(l.getInput()); });
       field.walk([&](GetOp g) {
         auto f = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
         if (f.getDomain() == Domain::seq && !f.getRatiosAttr())
@@ -233,15 +234,11 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
       cs.line("const int64_t si_{0} = int64_t(c.in_{0}[i]);", in);
     for (StringRef f : seqFields)
       cs.line("const int64_t hs_{0} = c.h_{0}[i];", f);
-    for (auto in : specBody().getOps<InputOp>()) {
-      if (!isa<ListType>(in.getType()))
-        continue;
-      cs.line("const int32_t *const lb_{0} = c.in_{0} + c.in_{0}_off[i];  "
-              "(void)lb_{0};",
-              in.getSymName());
-      cs.line("const int64_t ll_{0} = c.in_{0}_off[i + 1] - "
-              "c.in_{0}_off[i];  (void)ll_{0};",
-              in.getSymName());
+    for (StringRef list : lists) {
+      cs.line("const int32_t *const lb_{0} = c.in_{0} + c.in_{0}_off[i];",
+              list);
+      cs.line("const int64_t ll_{0} = c.in_{0}_off[i + 1] - c.in_{0}_off[i];",
+              list);
     }
     if (failed(emitSpaceLoops(cs, plan, space)))
       return failure();
@@ -297,8 +294,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
   // one of the field's) and binds `b` and `n`.
   auto openBuckets = [&](FieldOp field,
                          std::optional<CodeStream::Scope> &bucketScope,
-                         std::optional<CodeStream::Scope> &guard,
-                         StringRef b = "b") {
+                         std::optional<CodeStream::Scope> &guard) {
+    const char *b = "b";
     FlatSymbolRefAttr set = field.getRatiosAttr();
     if (set && !spaceSet) {
       bucketScope.emplace(cs, formatv("for (int32_t {0} = 0; {0} < "
@@ -343,15 +340,14 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
         .str();
   };
 
-  // One rows field at the current row: its local (if read), its stores (if
-  // `store` and it is an output).
-  auto emitRowField = [&](FieldOp field, bool store,
-                          StringRef b = "b") -> LogicalResult {
+  // One rows field at the current row: its local (if read), its stores
+  // (if an output).
+  auto emitRowField = [&](FieldOp field) -> LogicalResult {
     FlatSymbolRefAttr set = field.getRatiosAttr();
     std::string local = "v_" + field.getSymName().str();
     bool perBucketArray = set && !spaceSet;
     bool keep = read.contains(field);
-    FormulaScope scope = scopeOf(field, b);
+    FormulaScope scope = scopeOf(field);
     if (keep)
       // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
       // read only after its own iteration wrote it.
@@ -362,15 +358,14 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     locals[field] = local;
     commentFormula(cs, field);
     std::optional<CodeStream::Scope> bucketScope, guard;
-    openBuckets(field, bucketScope, guard, b);
+    openBuckets(field, bucketScope, guard);
     SmallVector<std::string> results;
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
     if (keep)
       cs.line("{0}{1} = {2};", local,
-              perBucketArray ? ("[" + b + "]").str() : "", results[0]);
-    const PlannedOutput *out = store ? outputOf(plan, field) : nullptr;
-    if (out)
+              perBucketArray ? "[b]" : "", results[0]);
+    if (const PlannedOutput *out = outputOf(plan, field))
       for (auto [k, v] : llvm::enumerate(results))
         cs.line("if (kStore) c.o_{0}[{1} * c.o_{0}_stride + r * {2} + {3}] "
                 "= {4}({5});",
@@ -383,7 +378,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     CodeStream::Scope jloop(cs, "for (int64_t j = j0; j < rows; j += step)");
     cs.line("const int64_t r = start + j;  (void)r;");
     for (FieldOp field : perRow)
-      if (failed(emitRowField(field, /*store=*/true)))
+      if (failed(emitRowField(field)))
         return failure();
   }
   for (FieldOp field : perColumn) {
@@ -400,16 +395,14 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
       if (auto load = dyn_cast<LoadOp>(op))
         if (load.getIndex().getDefiningOp<ColIndexOp>())
           scope.rangeCheckedLoads.insert(load);
-    // On the GPU a warp takes a tile of kTile consecutive columns of one
-    // row, each lane kVec consecutive columns per step (one 16-byte store
-    // where the row allows); the CPU takes whole rows. The row's values
-    // are computed once per tile.
+    // On the GPU a warp takes a tile of consecutive columns of one row,
+    // each lane kVec consecutive columns per step (one 16-byte store where
+    // the row allows): up to 4 steps of kLanes * kVec columns, fewer when
+    // the sequence's values would leave warps idle (a narrow row). The CPU
+    // takes whole rows. The row's values are computed once per tile. Tile
+    // arithmetic is in I: 32 bits in the fast instantiation.
     cs.line("constexpr int64_t kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
             ": 1;");
-    // Tile arithmetic in I: 32 bits in the fast instantiation (the proof
-    // bounds rows and columns).
-    // A warp's tile: up to 4 steps of kLanes * kVec columns, fewer when
-    // the sequence's values would leave warps idle (a narrow row).
     cs.line("const int64_t per_warp = rows * cols / ((step + kLanes - 1) / "
             "kLanes * kLanes * kVec);");
     cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * (per_warp >= 3 "

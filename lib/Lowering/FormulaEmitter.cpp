@@ -48,12 +48,15 @@ std::string imeta::bucketIndex(EmitterState &st, const FormulaScope &scope,
       .str();
 }
 
+bool imeta::proofCovers(const EmitterState &st, const FormulaScope &scope,
+                        Value v) {
+  return scope.fast && !st.listDependent.contains(v) &&
+         v.getType().getIntOrFloatBitWidth() <= 32;
+}
+
 std::string imeta::valueType(const EmitterState &st, const FormulaScope &scope,
                              Value v) {
-  if (!scope.fast || st.listDependent.contains(v) ||
-      v.getType().getIntOrFloatBitWidth() > 32)
-    return "int64_t";
-  return "I";
+  return proofCovers(st, scope, v) ? "I" : "int64_t";
 }
 
 namespace {
@@ -97,7 +100,7 @@ private:
   /// The condition prefix of a check the range proof covers: the fast
   /// instantiation drops it.
   std::string proven(Operation *op) {
-    return valueType(st, s, op->getResult(0)) == "I" ? "kChk && " : "";
+    return proofCovers(st, s, op->getResult(0)) ? "kChk && " : "";
   }
   /// Guards that `name` fits the result type of `op`.
   void checkFits(Operation *op, const std::string &name) {

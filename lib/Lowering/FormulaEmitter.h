@@ -72,8 +72,13 @@ mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
                                 mlir::Region &body, const FormulaScope &scope,
                                 llvm::SmallVectorImpl<std::string> &results);
 
-/// The C++ type of `v` in `scope`: `I` for an i1/i32 value of a fill
-/// function that the range proof covers, else int64_t.
+/// Whether the range proof covers `v` in `scope`: an i1/i32 value of a
+/// fill function that is not list-dependent.
+bool proofCovers(const EmitterState &st, const FormulaScope &scope,
+                 mlir::Value v);
+
+/// The C++ type of `v` in `scope`: `I` where the proof covers it, else
+/// int64_t.
 std::string valueType(const EmitterState &st, const FormulaScope &scope,
                       mlir::Value v);
 
