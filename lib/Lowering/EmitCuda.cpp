@@ -175,7 +175,19 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
                                     "{0}_kernel(const {1} *__restrict__ pc)",
                                     p, ctx)
                                 .str());
-    cu.line("const {0} &c = *pc;", ctx);
+    // The context into shared memory, all of it in one round trip: read
+    // in place, each field would cost a dependent global load where the
+    // fill first needs it (the compiler does not hoist them).
+    cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / "
+            "16];",
+            ctx);
+    cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
+            "blockDim.x)",
+            ctx);
+    cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
+    cu.line("__syncthreads();");
+    cu.line("const {0} &c = *reinterpret_cast<const {0} *>(shared_ctx);",
+            ctx);
     cu.line("const int64_t tid = (int64_t(blockIdx.y) * gridDim.x + "
             "blockIdx.x) * blockDim.x + threadIdx.x;");
     cu.line("const int64_t nthreads = int64_t(gridDim.x) * gridDim.y * "
@@ -231,7 +243,9 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "k{0}ErrorOffset);",
             pascal(p));
     for (Operation *op : plan.needed)
-      if (!isa<FieldOp>(op) || cast<FieldOp>(op).getDomain() != Domain::rows)
+      if ((!isa<FieldOp>(op) ||
+           cast<FieldOp>(op).getDomain() != Domain::rows) &&
+          !inContext(op))
         cu.line("dc.h_{0} = pk.put(H.h_{0}.data(), H.h_{0}.size());",
                 symName(op));
     for (RowSpace &space : plan.rowSpaces)

@@ -385,12 +385,18 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     FlatSymbolRefAttr set = getRatios(op);
     cs.line("H.h_{0}.assign(size_t({1}) * {2}, 0);", symName(op),
             numBuckets(set), hostLength(op));
-    cs.line("c.h_{0} = H.h_{0}.data();", symName(op));
+    if (!inContext(op))
+      cs.line("c.h_{0} = H.h_{0}.data();", symName(op));
   }
   std::vector<std::string> ruleMessages;
-  for (HostStep &step : plan.host)
+  for (HostStep &step : plan.host) {
     if (failed(emitHostStep(cs, step.op, ruleMessages)))
       return failure();
+    // Later steps read it from the context.
+    if (inContext(step.op))
+      cs.line("std::copy(H.h_{0}.begin(), H.h_{0}.end(), c.h_{0});",
+              symName(step.op));
+  }
   cs.line("// Row starts of every row space (exclusive prefix sums of the "
           "counts).");
   for (RowSpace &space : plan.rowSpaces) {

@@ -79,6 +79,12 @@ public:
     return success();
   }
 
+  /// Emits the loop-invariant read `op`; returns its name.
+  std::string hoist(Operation *op) {
+    (void)emit(op);
+    return names.lookup(op->getResult(0));
+  }
+
 private:
   std::string fresh() { return formatv("t{0}", st.nextTemp++).str(); }
   std::string in(Operation *op, unsigned i) {
@@ -114,6 +120,11 @@ private:
   }
 
   LogicalResult emit(Operation *op) {
+    if (op->getNumResults() == 1)
+      if (auto it = s.hoisted.find(op->getResult(0)); it != s.hoisted.end()) {
+        names[op->getResult(0)] = it->second;
+        return success();
+      }
     return llvm::TypeSwitch<Operation *, LogicalResult>(op)
         .Case<arith::ConstantOp>([&](auto c) {
           APInt bits = cast<IntegerAttr>(c.getValue()).getValue();
@@ -207,13 +218,19 @@ private:
         cs.line("if ({0}{1} == INT32_MIN && {2} == -1) {3}", proven(op), a, b,
                 fail("kOverflow", op, a));
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
+      // A divisor the loop prepared: multiply and shift.
+      auto dv = s.dividers.find(op->getOperand(1));
+      std::string quotient =
+          dv == s.dividers.end()
+              ? formatv("{0} / {1}", x, y).str()
+              : formatv("imeta_div32({0}, {1}, {2})", x, y, dv->second).str();
       std::string expr =
-          isa<arith::DivSIOp>(op)        ? formatv("{0} / {1}", x, y).str()
+          isa<arith::DivSIOp>(op)        ? quotient
           // a - a / b * b: the quotient is shared with a division of the
           // same operands (the compiler merges them: one division, not two).
-          : rem                          ? formatv("({0} == -1 ? 0 : {1} - {1} / "
-                                                   "{2} * {2})",
-                                                   b, x, y).str()
+          : rem                          ? formatv("({0} == -1 ? 0 : {1} - {2} "
+                                                   "* {3})",
+                                                   b, x, quotient, y).str()
           : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv({0}, {1})",
                                                    x, y).str()
                                          : formatv("imeta_ceildiv({0}, {1})",
@@ -406,6 +423,19 @@ private:
   DenseMap<Value, std::string> names;
 };
 } // namespace
+
+bool imeta::isLoopInvariantRead(Operation *op) {
+  if (auto get = dyn_cast<GetOp>(op))
+    return lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()).getDomain() !=
+           Domain::rows;
+  return isa<GetConfigOp, GetInputOp, RatioOp>(op);
+}
+
+std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st,
+                               Operation *op, const FormulaScope &scope) {
+  Printer printer(cs, st, scope);
+  return printer.hoist(op);
+}
 
 LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st,
                                  Region &body, const FormulaScope &scope,

@@ -62,6 +62,11 @@ struct FormulaScope {
   bool fast = false;
   /// Loads whose bounds the enclosing loop checked for all its columns.
   llvm::SmallPtrSet<mlir::Operation *, 2> rangeCheckedLoads;
+  /// Values the enclosing loop computed once before it (emitHoisted): the
+  /// C++ name of each.
+  llvm::DenseMap<mlir::Value, std::string> hoisted;
+  /// Divisors the enclosing loop prepared an `imeta_divider` for: its name.
+  llvm::DenseMap<mlir::Value, std::string> dividers;
   /// The C++ name of a rows field of the same row space (its value at this
   /// point, given the index of the bucket to read).
   llvm::function_ref<std::string(FieldOp, const std::string &)> rowsLocal;
@@ -71,6 +76,15 @@ struct FormulaScope {
 mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
                                 mlir::Region &body, const FormulaScope &scope,
                                 llvm::SmallVectorImpl<std::string> &results);
+
+/// Whether `op` can be computed once before a loop over columns: a read
+/// of the config, an input or a host-stage value (no operands, cannot
+/// fail, the same at every column and row of a sequence's bucket).
+bool isLoopInvariantRead(mlir::Operation *op);
+
+/// Emits such a read on its own; returns the C++ name holding it.
+std::string emitHoisted(CodeStream &cs, EmitterState &st, mlir::Operation *op,
+                        const FormulaScope &scope);
 
 /// Whether the range proof covers `v` in `scope`: an i1/i32 value of a
 /// fill function that is not list-dependent.

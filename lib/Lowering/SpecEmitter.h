@@ -215,6 +215,14 @@ private:
     return set ? formatv("c.num_set[{0}]", st.setId(set)).str() : "1";
   }
 
+  /// Whether a host-stage value lives in the context itself (a scalar
+  /// field: at most kMaxRatios values) rather than behind a pointer: it
+  /// arrives with the context, one dependent load fewer on the device.
+  static bool inContext(Operation *op) {
+    auto field = dyn_cast<FieldOp>(op);
+    return field && field.getDomain() == Domain::scalar;
+  }
+
   /// Entries of a host-stage value per bucket.
   std::string hostLength(Operation *op) {
     if (auto sum = dyn_cast<PrefixSumOp>(op))
