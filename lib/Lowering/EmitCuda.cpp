@@ -49,11 +49,13 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
   h.line("/// and `bytes` of per-step data. Its addresses never change, so "
          "a launch");
   h.line("/// captured in a CUDA graph stays valid for every later step.");
-  h.line("/// per_seq: blocks per sequence, set by a path's stage from its "
-         "column widths");
-  h.line("/// (config values: the same at capture and at every replay).");
+  h.line("/// per_seq (blocks per sequence) and threads (per block): set by a "
+         "path's stage");
+  h.line("/// from its column widths and max_seqs (the same at capture and at "
+         "every replay).");
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
-         "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; };");
+         "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; "
+         "unsigned threads = 256; };");
   h.line("Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t "
          "bytes);");
   h.line("void gpu_staging_destroy(GpuStaging &s);");
@@ -217,6 +219,27 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
               fillName(plan, space));
   }
   cu.blank();
+  cu.line("/// Threads of the kernel the current device holds at once, in "
+          "blocks of 256");
+  cu.line("/// (asked once per process; registers bound it, so it holds as "
+          "many in smaller blocks).");
+  {
+    CodeStream::Scope f(cu, formatv("static int64_t {0}_resident_threads()", p)
+                                .str());
+    {
+      CodeStream::Scope init(cu, "static const int64_t n = []", "();");
+      cu.line("int device = 0, sms = 0, per_sm = 0;");
+      cu.line("if (cudaGetDevice(&device) || cudaDeviceGetAttribute(&sms, "
+              "cudaDevAttrMultiProcessorCount, device) || "
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, "
+              "{0}_kernel, 256, 0))",
+              p);
+      cu.line("  return int64_t(256);");
+      cu.line("return std::max<int64_t>(256, int64_t(sms) * per_sm * 256);");
+    }
+    cu.line("return n;");
+  }
+  cu.blank();
   cu.line("/// Where the kernel records a failure: right after the context.");
   cu.line("constexpr size_t k{0}ErrorOffset = align16(sizeof({1}));",
           pascal(p), ctx);
@@ -273,17 +296,27 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
       }
     }
     cu.line("Buffer *buffers = out.begin();");
-    // Blocks per sequence: one per 4096 values of a row's columns (16 per
-    // thread of 256), so that wide expansions fill the chip and narrow
-    // paths keep one CTA per sequence.
+    // Threads per block: a row's columns in two steps of 4 values per
+    // thread, 128 to 256 (smaller blocks: more of them resident, a batch
+    // of narrow rows in fewer waves). Blocks per sequence: as many as fill
+    // the device's resident threads once, and at most one per 4096 values
+    // of a row's columns: wide expansions fill the chip, narrow paths keep
+    // one block per sequence, and no thread's work is so small that the
+    // latency of its sequence's first loads dominates it (a second wave of
+    // blocks pays that latency again).
     cu.line("int64_t row_values = 0;");
     for (auto [k, po] : llvm::enumerate(plan.outputs))
       if (auto field = dyn_cast<FieldOp>(po.def); field && field.getCols())
         cu.line("for (int32_t b = 0; b < buffers[{0}].buckets; ++b) "
                 "row_values += buffers[{0}].cols[b];",
                 k);
+    cu.line("s.threads = unsigned(std::min<int64_t>(256, std::max<int64_t>("
+            "128, (row_values / 8 + 31) / 32 * 32)));");
+    cu.line("const int64_t blocks = {0}_resident_threads() / s.threads;", p);
+    cu.line("const int64_t fill_device = (blocks + s.max_seqs - 1) / "
+            "s.max_seqs;");
     cu.line("s.per_seq = unsigned(std::min<int64_t>(64, std::max<int64_t>(1, "
-            "(row_values + 4095) / 4096)));");
+            "std::min(fill_device, (row_values + 4095) / 4096))));");
     for (auto [k, po] : llvm::enumerate(plan.outputs)) {
       cu.line("dc.o_{0} = static_cast<{1} *>(buffers[{2}].data);", po.name,
               elemType(po.isBool), k);
@@ -311,7 +344,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     // Enough blocks to fill the chip however few the sequences are: about
     // 2048 blocks of 256 threads; fixed by max_seqs, so a captured launch
     // stays valid.
-    cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), 256, 0, "
+    cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
             "stream>>>(static_cast<const {1} *>(s.device));",
             p, ctx);
     cu.line("return cudaGetLastError();");
