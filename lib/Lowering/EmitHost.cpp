@@ -190,8 +190,15 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
           // Bound >= 0: one OR of every element (a single vector op per
           // four): negative iff some element is, and for nonnegative
           // elements an upper bound below twice the largest.
-          cs.line("int32_t any = 0;");
-          cs.line("for (int64_t k = 0; k < total; ++k) any |= elems[k];");
+          // Four accumulators: the loop-carried OR no longer limits a
+          // pass to one vector per cycle, and a fourth of the loop
+          // overhead.
+          cs.line("int32_t acc[4] = {0, 0, 0, 0};");
+          cs.line("int64_t k = 0;");
+          cs.line("for (; k + 16 <= total; k += 16)");
+          cs.line("  for (int u = 0; u < 16; ++u) acc[u % 4] |= elems[k + u];");
+          cs.line("for (; k < total; ++k) acc[0] |= elems[k];");
+          cs.line("const int32_t any = acc[0] | acc[1] | acc[2] | acc[3];");
           cs.line("const bool lo_ok = any >= 0;");
           cs.line("if (total > 0) {{ H.lo_{0} = 0; H.hi_{0} = any; }", name);
         } else {
