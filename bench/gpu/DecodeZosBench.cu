@@ -5,6 +5,9 @@
 // sequences; seqlen_q 1 and 2; seqlen_k uniform in [q, 131072]; fresh
 // random inputs per (N, q). In one run, medians of:
 //   floor    graph replay + sync of an empty kernel (the launch floor);
+//   chain    the same for the least a decode kernel does: per sequence
+//            (one CTA each) read where its block table starts, read that
+//            entry, store it: two dependent loads and a store;
 //   zos      graph replay + sync of the generated decode_zos launch;
 //   (b)      the same for the hand-written fused kernel (bench/baseline),
 //            checked byte for byte against decode_zos's output first;
@@ -50,6 +53,13 @@ using namespace imeta;
 namespace {
 
 __global__ void emptyKernel() {}
+
+/// The dependent-load chain every decode kernel has, and nothing else.
+__global__ void loadChainKernel(const int32_t *off, const int32_t *bt,
+                                int32_t *out) {
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = bt[off[blockIdx.x]];
+}
 
 template <typename Buffers>
 using Set = runtime::BufferSet<Buffers, gen::OutputInfo>;
@@ -303,9 +313,9 @@ int main() {
       timeSynced([&] { CUDA_OK(empty.replay(stream)); }, stream, 500);
 
   std::printf("\nstep (us; replay = graph replay + sync):\n");
-  std::printf("%5s %2s %6s %7s %7s %6s %7s %7s %8s %7s %7s %7s %7s\n", "N",
-              "q", "floor", "zos", "(b)", "zos/b", "zos_k", "(b)_k", "(a)+cp",
-              "a/zos", "KiB", "bwfl", "target");
+  std::printf("%5s %2s %6s %6s %7s %7s %6s %7s %7s %8s %7s %7s %7s %7s\n",
+              "N", "q", "floor", "chain", "zos", "(b)", "zos/b", "zos_k",
+              "(b)_k", "(a)+cp", "a/zos", "KiB", "bwfl", "target");
   std::vector<std::string> expansions;
   std::mt19937_64 rng(4);
   for (int64_t n : {64, 256, 1024})
@@ -339,15 +349,29 @@ int main() {
       });
       if (!err.empty())
         return std::fprintf(stderr, "%s\n", err.c_str()), 1;
+      int32_t *chainOut = nullptr;
+      CUDA_OK(cudaMalloc(&chainOut, n * sizeof(int32_t)));
+      runtime::GraphLaunch chain;
+      err = chain.capture(stream, [&](cudaStream_t s) {
+        loadChainKernel<<<unsigned(n), 128, 0, s>>>(args.bt_off, args.bt,
+                                                     chainOut);
+        return cudaGetLastError();
+      });
+      if (!err.empty())
+        return std::fprintf(stderr, "%s\n", err.c_str()), 1;
+      double chainUs =
+          timeSynced([&] { CUDA_OK(chain.replay(stream)); }, stream, 200);
+      CUDA_OK(cudaFree(chainOut));
       double fusedUs =
           timeSynced([&] { CUDA_OK(one.replay(stream)); }, stream, 200);
       double fusedKernelUs =
           timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
       double eagerUs = eagerWithCopies(batch, stream);
       double bwFloorUs = zos.bytes / bw * 1e6;
-      std::printf("%5lld %2lld %6.1f %7.1f %7.1f %6.2f %7.2f %7.2f %8.1f "
-                  "%7.1f %7.0f %7.2f %7.1f\n",
-                  (long long)n, (long long)q, floorUs, zos.replayUs, fusedUs,
+      std::printf("%5lld %2lld %6.1f %6.1f %7.1f %7.1f %6.2f %7.2f %7.2f "
+                  "%8.1f %7.1f %7.0f %7.2f %7.1f\n",
+                  (long long)n, (long long)q, floorUs, chainUs, zos.replayUs,
+                  fusedUs,
                   zos.replayUs / fusedUs, zos.kernelUs, fusedKernelUs, eagerUs,
                   eagerUs / zos.replayUs, zos.bytes / 1024, bwFloorUs,
                   floorUs + 2 * bwFloorUs);

@@ -296,9 +296,11 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
       }
     }
     cu.line("Buffer *buffers = out.begin();");
-    // Threads per block: a row's columns in two steps of 4 values per
-    // thread, 128 to 256 (smaller blocks: more of them resident, a batch
-    // of narrow rows in fewer waves). Blocks per sequence: as many as fill
+    // Threads per block: the most (up to 256) with which a block of every
+    // sequence is resident at once, at least 128 (at N = 1024 decode's
+    // 256-thread blocks took two waves, each paying the chain of first
+    // loads; at N = 64, 128 threads took two steps per block-table row
+    // where 256 take one). Blocks per sequence: as many as fill
     // the device's resident threads once, and at most one per 4096 values
     // of a row's columns: wide expansions fill the chip, narrow paths keep
     // one block per sequence, and no thread's work is so small that the
@@ -310,9 +312,10 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
         cu.line("for (int32_t b = 0; b < buffers[{0}].buckets; ++b) "
                 "row_values += buffers[{0}].cols[b];",
                 k);
+    cu.line("const int64_t resident = {0}_resident_threads();", p);
     cu.line("s.threads = unsigned(std::min<int64_t>(256, std::max<int64_t>("
-            "128, (row_values / 8 + 31) / 32 * 32)));");
-    cu.line("const int64_t blocks = {0}_resident_threads() / s.threads;", p);
+            "128, resident / s.max_seqs / 32 * 32)));");
+    cu.line("const int64_t blocks = resident / s.threads;");
     cu.line("const int64_t fill_device = (blocks + s.max_seqs - 1) / "
             "s.max_seqs;");
     cu.line("s.per_seq = unsigned(std::min<int64_t>(64, std::max<int64_t>(1, "
