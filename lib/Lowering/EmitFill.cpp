@@ -11,6 +11,20 @@
 
 namespace imeta::emit {
 
+/// The load of a `cols` field whose value is the list element at its
+/// column (the row is a slice of the list), if that is all it computes.
+static LoadOp columnCopy(FieldOp field) {
+  Block &body = field.getBody().front();
+  if (body.getOperations().size() != 3)
+    return LoadOp();
+  auto load = dyn_cast<LoadOp>(*std::next(body.begin()));
+  if (!load || !load.getIndex().getDefiningOp<ColIndexOp>() ||
+      body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != load.getResult())
+    return LoadOp();
+  return load;
+}
+
 /// The seq field holding a `cols` field's live column count, if it has one.
 static FieldOp liveField(FieldOp field) {
   if (!field.getLive())
@@ -31,6 +45,7 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
   cs.blank();
   cs.line("#include <cstddef>");
   cs.line("#include <cstdint>");
+  cs.line("#include <cstring>");
   cs.line("#include <memory>");
   cs.line("#include <string>");
   cs.line("#include <type_traits>");
@@ -609,7 +624,13 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
               "+ u] = v[u];");
     }
     cs.line("#else");
-    {
+    if (LoadOp copied = columnCopy(field); copied && out && !out->isBool) {
+      // The row is a slice of the list (bounds checked above): the C
+      // library's copy, vectorized for the host it runs on.
+      cs.line("if (kStore && end > first) std::memcpy(row_out + first, "
+              "lb_{0} + first, size_t(end - first) * sizeof(int32_t));",
+              copied.getInput());
+    } else {
       // An I-typed induction variable: in the fast instantiation int32_t
       // (cannot wrap: the loop vectorizes).
       CodeStream::Scope steps(cs, "for (I col = I(first); col < I(end); "
