@@ -180,6 +180,10 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     // The context into shared memory, all of it in one round trip: read
     // in place, each field would cost a dependent global load where the
     // fill first needs it (the compiler does not hoist them).
+    cu.line("static_assert(sizeof({0}) <= 48 * 1024, \"path `{1}`: its "
+            "context exceeds the 48 KiB of a kernel's static shared "
+            "memory\");",
+            ctx, p);
     cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / "
             "16];",
             ctx);

@@ -25,6 +25,32 @@ static LoadOp columnCopy(FieldOp field) {
   return load;
 }
 
+/// Before a `cols` field's column loop: the reads its formula makes that
+/// are the same at every column and row of the bucket, once (stores to the
+/// row would otherwise force their reloads), and a multiplier for each
+/// 32-bit division by one of them. Records both in `scope`.
+static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
+                                  FieldOp field, FormulaScope &scope) {
+  field.walk([&](Operation *op) {
+    if (isLoopInvariantRead(op) && !scope.hoisted.count(op->getResult(0)))
+      scope.hoisted[op->getResult(0)] = emitHoisted(cs, st, op, scope);
+  });
+  unsigned nextDivider = 0;
+  field.walk([&](Operation *op) {
+    if (!isa<arith::DivSIOp, arith::RemSIOp>(op) ||
+        op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
+      return;
+    Value divisor = op->getOperand(1);
+    auto it = scope.hoisted.find(divisor);
+    if (it == scope.hoisted.end() || scope.dividers.count(divisor))
+      return;
+    std::string name = formatv("dv{0}", nextDivider++).str();
+    cs.line("const imeta_divider {0} = imeta_make_divider({1});", name,
+            it->second);
+    scope.dividers[divisor] = name;
+  });
+}
+
 /// The seq field holding a `cols` field's live column count, if it has one.
 static FieldOp liveField(FieldOp field) {
   if (!field.getLive())
@@ -505,27 +531,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     cs.line("const I tiles = cols > 0 ? (I(cols) + tile_cols - 1) / tile_cols "
             ": 0;");
     cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
-    // Reads the column formula makes that are the same at every column
-    // and row of the bucket, once (stores to the row would otherwise force
-    // their reloads), and a multiplier for each such divisor.
-    field.walk([&](Operation *op) {
-      if (isLoopInvariantRead(op) && !scope.hoisted.count(op->getResult(0)))
-        scope.hoisted[op->getResult(0)] = emitHoisted(cs, st, op, scope);
-    });
-    unsigned nextDivider = 0;
-    field.walk([&](Operation *op) {
-      if (!isa<arith::DivSIOp, arith::RemSIOp>(op) ||
-          op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
-        return;
-      Value divisor = op->getOperand(1);
-      auto it = scope.hoisted.find(divisor);
-      if (it == scope.hoisted.end() || scope.dividers.count(divisor))
-        return;
-      std::string name = formatv("dv{0}", nextDivider++).str();
-      cs.line("const imeta_divider {0} = imeta_make_divider({1});", name,
-              it->second);
-      scope.dividers[divisor] = name;
-    });
+    hoistColumnInvariants(cs, st, field, scope);
     CodeStream::Scope loop(cs, "for (I e = I(j0 / kLanes); e < I(rows) * "
                                "tiles; e += I(step / kLanes))");
     cs.line("const I j = e / tiles, first = e % tiles * tile_cols;");
