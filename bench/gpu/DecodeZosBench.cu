@@ -227,8 +227,7 @@ PathRun runPath(const ref::Batch &batch, Set<Buffers> &set,
   return out;
 }
 
-/// (b) into a buffer set shaped like decode_zos's; exits unless it writes
-/// exactly what decode_zos wrote into `want`.
+/// (b)'s arguments, writing into a buffer set shaped like decode_zos's.
 baseline::FusedDecodeArgs fusedArgs(baseline::FusedDecodeInputs &in,
                                     Set<gen::DecodeZosBuffers> &set) {
   baseline::FusedDecodeArgs a = in.args;
@@ -244,6 +243,8 @@ baseline::FusedDecodeArgs fusedArgs(baseline::FusedDecodeInputs &in,
   return a;
 }
 
+/// Exits unless (b) wrote into `got` exactly what decode_zos wrote into
+/// `want`.
 void sameBytes(Set<gen::DecodeZosBuffers> &want,
                Set<gen::DecodeZosBuffers> &got) {
   for (int k = 0; k < gen::DecodeZosBuffers::kCount; ++k) {

@@ -77,7 +77,8 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
            "Sequences &seqs, {1} &out, cudaStream_t stream, FillMode mode = "
            "FillMode::kAuto);",
            p, buffersName(plan));
-    h.line("/// The path's one kernel launch (s.max_seqs CTAs).");
+    h.line("/// The path's one kernel launch (s.max_seqs x s.per_seq blocks of "
+           "s.threads).");
     h.line("cudaError_t {0}_launch(const GpuStaging &s, cudaStream_t "
            "stream);",
            p);
@@ -270,9 +271,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "k{0}ErrorOffset);",
             pascal(p));
     for (Operation *op : plan.needed)
-      if ((!isa<FieldOp>(op) ||
-           cast<FieldOp>(op).getDomain() != Domain::rows) &&
-          !inContext(op))
+      if (isHostValue(op) && !inContext(op))
         cu.line("dc.h_{0} = pk.put(H.h_{0}.data(), H.h_{0}.size());",
                 symName(op));
     for (RowSpace &space : plan.rowSpaces)
@@ -348,9 +347,8 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
                                     "&s, cudaStream_t stream)",
                                     p)
                                 .str());
-    // Enough blocks to fill the chip however few the sequences are: about
-    // 2048 blocks of 256 threads; fixed by max_seqs, so a captured launch
-    // stays valid.
+    // The shape the stage chose from max_seqs and the column widths: the
+    // same at every step, so a captured launch stays valid.
     cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
             "stream>>>(static_cast<const {1} *>(s.device));",
             p, ctx);

@@ -218,7 +218,7 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     emitCommonMembers(cs);
     cs.line("// Host-stage values: per bucket, per sequence (or one).");
     for (Operation *op : plan.needed) {
-      if (isa<FieldOp>(op) && cast<FieldOp>(op).getDomain() == Domain::rows)
+      if (!isHostValue(op))
         continue;
       if (inContext(op))
         cs.line("int64_t h_{0}[{1}];", symName(op),
@@ -251,7 +251,7 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     cs.line("{0} c{{};", ctxName(plan));
     cs.line("ErrorRecord err{};");
     for (Operation *op : plan.needed)
-      if (!isa<FieldOp>(op) || cast<FieldOp>(op).getDomain() != Domain::rows)
+      if (isHostValue(op))
         cs.line("std::vector<int64_t> h_{0};", symName(op));
     for (RowSpace &space : plan.rowSpaces)
       cs.line("std::vector<int64_t> rowstart_{0};", space.count.getSymName());
@@ -464,10 +464,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     if (keep)
       // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
       // read only after its own iteration wrote it.
-      cs.line("{0} {1}{2};",
-              valueType(st, scope,
-                        field.getBody().front().getTerminator()->getOperand(0)),
-              local, perBucketArray ? "[kMaxRatios]" : " = {}");
+      cs.line("{0} {1}{2};", valueType(st, scope, yields[0]), local,
+              perBucketArray ? "[kMaxRatios]" : " = {}");
     locals[field] = local;
     commentFormula(cs, field);
     std::optional<CodeStream::Scope> bucketScope, guard;
@@ -508,7 +506,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     openBuckets(field, bucketScope, guard);
     FormulaScope scope = scopeOf(field);
     cs.line("const int64_t cols = {0};", liveColumns(field, scope));
-    if (const PlannedOutput *out = outputOf(plan, field))
+    const PlannedOutput *out = outputOf(plan, field);
+    if (out)
       cs.line("const int64_t width = c.o_{0}_width;", out->name);
     // Loads indexed by the column itself, on every column: one bounds
     // check per row (or tile) instead of one per value.
@@ -597,7 +596,6 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
               "{2}, i, r, first > ll_{0} ? first : ll_{0});",
               load.getInput(), st.site(load), scope.ownerId);
     }
-    const PlannedOutput *out = outputOf(plan, field);
     std::string target =
         out ? formatv("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,
                       field.getRatiosAttr() ? "b" : "0")

@@ -187,13 +187,11 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
         cs.line("const int64_t total = N > 0 ? c.in_{0}_off[N] : 0;", name);
         cs.line("const int32_t *const elems = c.in_{0};", name);
         if (*min == 0) {
-          // Bound >= 0: one OR of every element (a single vector op per
-          // four): negative iff some element is, and for nonnegative
-          // elements an upper bound below twice the largest.
-          // Sixteen lanes of accumulators, sixteen elements a step: the
-          // compiler keeps them in vector registers (four 4-wide ORs a
-          // step, no loop-carried dependence between them); 2.5x the
-          // plain loop's speed at SSE2 width.
+          // Bound >= 0: the OR of every element, negative iff some element
+          // is, and for nonnegative elements an upper bound below twice the
+          // largest. Sixteen accumulator lanes, sixteen elements a step: the
+          // compiler keeps them in vector registers (four 4-wide ORs a step,
+          // none waiting on another); 2.5x the plain loop at SSE2 width.
           cs.line("int32_t acc[16] = {};");
           cs.line("int64_t k = 0;");
           cs.line("for (; k + 16 <= total; k += 16)");
@@ -389,7 +387,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   emitSetupInputs(cs);
   cs.line("// Host stage.");
   for (Operation *op : plan.needed) {
-    if (isa<FieldOp>(op) && cast<FieldOp>(op).getDomain() == Domain::rows)
+    if (!isHostValue(op))
       continue;
     FlatSymbolRefAttr set = getRatios(op);
     cs.line("H.h_{0}.assign(size_t({1}) * {2}, 0);", symName(op),

@@ -215,6 +215,13 @@ private:
     return set ? formatv("c.num_set[{0}]", st.setId(set)).str() : "1";
   }
 
+  /// Whether `op` has a host-stage array (h_X): a prefix sum, or a field
+  /// that is not a rows field.
+  static bool isHostValue(Operation *op) {
+    auto field = dyn_cast<FieldOp>(op);
+    return !field || field.getDomain() != Domain::rows;
+  }
+
   /// Whether a host-stage value lives in the context itself (a scalar
   /// field: at most kMaxRatios values) rather than behind a pointer: it
   /// arrives with the context, one dependent load fewer on the device.
