@@ -11,7 +11,12 @@ namespace imeta {
 /// Writes lines at the current indentation; `{`/`}` blocks via Scope.
 class CodeStream {
 public:
-  explicit CodeStream(llvm::raw_ostream &os) : os(os) {}
+  explicit CodeStream(llvm::raw_ostream &os, unsigned indent = 0)
+      : os(os), indent(indent) {}
+
+  /// The current indentation, in levels (for a stream whose text another
+  /// stream takes later, at that depth).
+  unsigned level() const { return indent; }
 
   /// Writes one line at the current indentation, verbatim.
   void line(llvm::StringRef text) { os.indent(indent * 2) << text << "\n"; }
@@ -45,7 +50,7 @@ public:
 
 private:
   llvm::raw_ostream &os;
-  unsigned indent = 0;
+  unsigned indent;
 };
 
 } // namespace imeta

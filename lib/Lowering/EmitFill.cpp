@@ -113,22 +113,41 @@ template <typename T> IMETA_HD inline T imeta_ceildiv(T a, T b) {
   T q = a / b;
   return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
+/// Whether k indexes a list of n elements. A 32-bit index compares in 32
+/// bits (a negative one wraps past every list length, capped at 2^31).
+template <typename T> IMETA_HD inline bool imeta_in_list(T k, int64_t n) {
+  if (sizeof(T) == 4)
+    return uint32_t(k) < uint32_t(n < (INT64_C(1) << 31) ? n : (INT64_C(1) << 31));
+  return uint64_t(k) < uint64_t(n);
+}
+/// Element k of an input list at p, k checked (0 <= k < its length; a
+/// 32-bit k widens for free). Inputs are read-only for a whole launch: the
+/// device reads them through the read-only data cache.
+template <typename T> IMETA_HD inline int32_t imeta_ldg(const int32_t *p, T k) {
+  const int32_t *q = sizeof(T) == 4 ? p + uint32_t(k) : p + k;
+#ifdef __CUDA_ARCH__
+  return __ldg(q);
+#else
+  return *q;
+#endif
+}
 /// Division by a divisor that is the same for a whole loop: a multiply
 /// and a shift (Granlund and Montgomery) in place of a 32-bit division.
-/// For d >= 2, l = ceil(log2 d) and m = ceil(2^(31+l) / d) < 2^32; then
-/// floor(a * m / 2^(31+l)) = floor(a / d) for every 0 <= a < 2^31. m = 0
-/// marks d = 1. m comes from a double reciprocal, made exact by integer
-/// steps (no 64-bit division: each thread of a kernel makes its own).
-struct imeta_divider { uint32_t m; uint32_t shift; bool ok; };
+/// For 1 <= d <= INT32_MAX, l = ceil(log2 d) and m = ceil(2^(31+l) / d)
+/// < 2^32 (as d > 2^(l-1)); then floor(a * m / 2^(31+l)) = floor(a / d) for
+/// every 0 <= a < 2^31 (the error a * (m * d - 2^(31+l)) / (d * 2^(31+l))
+/// is below 1 / d). `limit` is the largest dividend the multiply takes:
+/// INT32_MAX, or 0 for a divisor outside that range (0 / d = 0 for every
+/// d != 0). m comes from a double reciprocal, made exact by integer steps
+/// (no 64-bit division: each thread of a kernel makes its own).
+struct imeta_divider { uint32_t m; uint32_t shift; uint32_t limit; };
 IMETA_HD inline imeta_divider imeta_make_divider(int64_t d) {
   if (d < 1 || d > INT32_MAX)
-    return imeta_divider{0, 0, false};
-  if (d == 1)
-    return imeta_divider{0, 0, true};
+    return imeta_divider{0, 0, 0};
 #ifdef __CUDA_ARCH__
-  const uint32_t l = 32 - __clz(uint32_t(d - 1));
+  const uint32_t l = d == 1 ? 0 : 32 - __clz(uint32_t(d - 1));
 #else
-  const uint32_t l = 32 - __builtin_clz(uint32_t(d - 1));
+  const uint32_t l = d == 1 ? 0 : 32 - __builtin_clz(uint32_t(d - 1));
 #endif
   const uint64_t p = uint64_t(1) << (31 + l), ud = uint64_t(d);
   uint64_t m = uint64_t(double(p) / double(d));
@@ -136,20 +155,36 @@ IMETA_HD inline imeta_divider imeta_make_divider(int64_t d) {
     ++m;
   while ((m - 1) * ud >= p)
     --m;
-  return imeta_divider{uint32_t(m), l - 1, true};
+  return imeta_divider{uint32_t(m), l, uint32_t(INT32_MAX)};
 }
-/// a / b where `dv` was made from b: the multiply where it applies (a >= 0,
-/// b >= 1), else the division.
-IMETA_HD inline int32_t imeta_div32(int32_t a, int32_t b, imeta_divider dv) {
-  if (!dv.ok || a < 0)
-    return a / b;
-  if (dv.m == 0)
-    return a;
+/// a / d for 0 <= a <= dv.limit: no test, no branch (2a fits 32 bits;
+/// floor(2a * m / 2^32) >> l = floor(a * m / 2^(31+l))).
+IMETA_HD inline int32_t imeta_udiv32(int32_t a, imeta_divider dv) {
 #ifdef __CUDA_ARCH__
-  return int32_t(__umulhi(uint32_t(a), dv.m) >> dv.shift);
+  return int32_t(__umulhi(uint32_t(a) << 1, dv.m) >> dv.shift);
 #else
-  return int32_t(uint32_t((uint64_t(uint32_t(a)) * dv.m) >> 32) >> dv.shift);
+  return int32_t(uint32_t((uint64_t(uint32_t(a)) * dv.m) >> 31) >> dv.shift);
 #endif
+}
+/// a / b (b != 0) where `dv` was made from b: the multiply for a dividend
+/// it takes (one unsigned compare: a >= 0 and b >= 1), else the division.
+/// INT32_MIN / -1 wraps to INT32_MIN (the caller's checks reject it as a
+/// quotient) instead of trapping.
+IMETA_HD inline int32_t imeta_div32(int32_t a, int32_t b, imeta_divider dv) {
+  return uint32_t(a) <= dv.limit ? imeta_udiv32(a, dv)
+         : b == -1               ? int32_t(0u - uint32_t(a))
+                                 : a / b;
+}
+/// a % b from q = imeta_div32(a, b, dv), in wrapping arithmetic
+/// (INT32_MIN % -1 = 0). The caller passes the quotient's call so that a
+/// division of the same operands shares it (one multiply, one branch).
+IMETA_HD inline int32_t imeta_rem32(int32_t a, int32_t b, int32_t q) {
+  return int32_t(uint32_t(a) - uint32_t(q) * uint32_t(b));
+}
+/// a / b for a >= 0 and b >= 1 of an index type, through `dv` (made from
+/// b) where the type is 32 bits.
+template <typename T> IMETA_HD inline T imeta_div_index(T a, T b, imeta_divider dv) {
+  return sizeof(T) == 4 ? T(imeta_div32(int32_t(a), int32_t(b), dv)) : a / b;
 }
 /// Records the first failure and returns false (to be returned by the
 /// caller). On the device, the first thread to fail wins.
@@ -521,7 +556,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     // the sequence's values would leave warps idle (a narrow row). The CPU
     // takes whole rows. The row's values are computed once per tile. Tile
     // arithmetic is in I: 32 bits in the fast instantiation.
-    cs.line("constexpr int64_t kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
+    cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
             ": 1;");
     cs.line("const int64_t per_warp = rows * cols / ((step + kLanes - 1) / "
             "kLanes * kLanes * kVec);");
@@ -531,15 +566,14 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
             ": 0;");
     cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
     hoistColumnInvariants(cs, st, field, scope);
-    CodeStream::Scope loop(cs, "for (I e = I(j0 / kLanes); e < I(rows) * "
-                               "tiles; e += I(step / kLanes))");
-    cs.line("const I j = e / tiles, first = e % tiles * tile_cols;");
-    cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
-            "I(cols);");
-    cs.line("const int64_t r = start + j;  (void)r;");
-    // The values of this row that the field reads, each computed once per
-    // tile at the one bucket it is read at (a scalar: no per-bucket array
-    // in local memory), its own dependencies first.
+    // The values of the row that the field reads, each at the one bucket it
+    // is read at (a scalar: no per-bucket array in local memory), its own
+    // dependencies first: declared before the loop, computed when a tile
+    // starts a row the previous one did not (a warp's tiles go row by row:
+    // once per row it takes).
+    std::string rowText;
+    llvm::raw_string_ostream rowOs(rowText);
+    CodeStream rowCs(rowOs, cs.level() + 2);
     llvm::StringMap<std::string> depLocal;  // "field@bucket" -> local
     auto columnLocal = [&](FieldOp f, const std::string &idx) {
       return depLocal.lookup((f.getSymName() + "@" + idx).str());
@@ -571,24 +605,40 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
         depScope.rowsLocal = columnLocal;
         Value yielded = dep.getBody().front().getTerminator()->getOperand(0);
         cs.line("{0} {1} = {{};", valueType(st, depScope, yielded), local);
-        commentFormula(cs, dep);
+        commentFormula(rowCs, dep);
         // A bucket the reader's ratio has no counterpart in (-1) is never
         // read.
-        CodeStream::Scope guard(cs, set ? formatv("if ({0} >= 0)", bv).str()
-                                        : std::string(""));
+        CodeStream::Scope guard(rowCs, set ? formatv("if ({0} >= 0)", bv).str()
+                                           : std::string(""));
         if (set)
-          cs.line("const int64_t n = c.set[{0}][{1}];  (void)n;",
-                  st.setId(set), bv);
+          rowCs.line("const int64_t n = c.set[{0}][{1}];  (void)n;",
+                     st.setId(set), bv);
         SmallVector<std::string> results;
-        if (failed(emitFormula(cs, st, dep.getBody(), depScope, results)))
+        if (failed(emitFormula(rowCs, st, dep.getBody(), depScope, results)))
           return failure();
-        cs.line("{0} = {1};", local, results[0]);
+        rowCs.line("{0} = {1};", local, results[0]);
         depLocal[key] = local;
       }
       return success();
     };
     if (failed(demand(field, "b")))
       return failure();
+    // Tile e is tile e % tiles of row e / tiles (a divider: e >= 0, tiles
+    // >= 1 in the loop).
+    cs.line("const imeta_divider tiles_dv = imeta_make_divider(tiles);");
+    cs.line("I row_done = -1;  (void)row_done;");
+    CodeStream::Scope loop(cs, "for (I e = I(j0 / kLanes); e < I(rows) * "
+                               "tiles; e += I(step / kLanes))");
+    cs.line("const I j = imeta_div_index(e, tiles, tiles_dv), first = (e - j "
+            "* tiles) * tile_cols;");
+    cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
+            "I(cols);");
+    cs.line("const int64_t r = start + j;  (void)r;");
+    if (!rowText.empty()) {
+      CodeStream::Scope once(cs, "if (j != row_done)");
+      cs.line("row_done = j;");
+      cs.raw(rowText);
+    }
     scope.rowsLocal = columnLocal;
     for (Operation *op : scope.rangeCheckedLoads) {
       auto load = cast<LoadOp>(op);
@@ -608,24 +658,32 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
       cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
               "% 16 == 0) && sizeof({0}) == 4;",
               elem);
-      CodeStream::Scope steps(cs, "for (I c0 = first + lane * kVec; c0 < "
-                                  "end; c0 += kLanes * kVec)");
-      cs.line("{0} v[kVec] = {{};", elem);
-      cs.line("#pragma unroll");
+      cs.line("bool failed = false;");
       {
-        CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
-        cs.line("const I col = c0 + u;");
-        cs.line("if (col >= end) continue;");
-        SmallVector<std::string> results;
-        if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-          return failure();
-        cs.line("v[u] = {0}({1});", elem, results[0]);
+        CodeStream::Scope steps(cs, "for (I c0 = first + lane * kVec; c0 < "
+                                    "end; c0 += kLanes * kVec)");
+        cs.line("{0} v[kVec] = {{};", elem);
+        cs.line("#pragma unroll");
+        {
+          CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
+          cs.line("const I col = c0 + u;");
+          cs.line("if (col >= end) continue;");
+          FormulaScope step = scope;
+          step.deferFailures = "failed";
+          SmallVector<std::string> results;
+          if (failed(emitFormula(cs, st, field.getBody(), step, results)))
+            return failure();
+          cs.line("v[u] = {0}({1});", elem, results[0]);
+        }
+        cs.line("if (!kStore) continue;");
+        // Streaming (evict-first) stores: an expansion's rows are written
+        // once and outsize the L2; they should not evict what is reused.
+        cs.line("if (vec && c0 + kVec <= end) __stcs(reinterpret_cast<int4 *>("
+                "row_out + c0), *reinterpret_cast<const int4 *>(v));");
+        cs.line("else for (int u = 0; u < kVec && c0 + u < end; ++u) "
+                "row_out[c0 + u] = v[u];");
       }
-      cs.line("if (!kStore) continue;");
-      cs.line("if (vec && c0 + kVec <= end) *reinterpret_cast<int4 *>(row_out "
-              "+ c0) = *reinterpret_cast<const int4 *>(v);");
-      cs.line("else for (int u = 0; u < kVec && c0 + u < end; ++u) row_out[c0 "
-              "+ u] = v[u];");
+      cs.line("if (failed) return false;");
     }
     cs.line("#else");
     if (LoadOp copied = columnCopy(field); copied && out && !out->isBool) {

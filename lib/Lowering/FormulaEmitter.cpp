@@ -91,9 +91,13 @@ private:
     return names.lookup(op->getOperand(i));
   }
   std::string fail(StringRef kind, Operation *op, StringRef value) {
-    return formatv("return imeta_fail(c.err, {0}, {1}, {2}, {3}, {4}, {5});",
-                   kind, st.site(op), s.ownerId, s.seq, s.globalRow, value)
-        .str();
+    std::string record =
+        formatv("imeta_fail(c.err, {0}, {1}, {2}, {3}, {4}, {5})", kind,
+                st.site(op), s.ownerId, s.seq, s.globalRow, value)
+            .str();
+    if (!s.deferFailures.empty())
+      return formatv("{ {0}; {1} = true; }", record, s.deferFailures).str();
+    return "return " + record + ";";
   }
   /// Declares the result of `op` as `expr`.
   std::string define(Operation *op, const std::string &expr) {
@@ -220,17 +224,18 @@ private:
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
       // A divisor the loop prepared: multiply and shift.
       auto dv = s.dividers.find(op->getOperand(1));
+      bool prepared = dv != s.dividers.end();
       std::string quotient =
-          dv == s.dividers.end()
-              ? formatv("{0} / {1}", x, y).str()
-              : formatv("imeta_div32({0}, {1}, {2})", x, y, dv->second).str();
+          prepared ? formatv("imeta_div32({0}, {1}, {2})", x, y, dv->second).str()
+                   : formatv("{0} / {1}", x, y).str();
       std::string expr =
-          isa<arith::DivSIOp>(op)        ? quotient
+          isa<arith::DivSIOp>(op) ? quotient
+          : rem && prepared
+              ? formatv("imeta_rem32({0}, {1}, {2})", x, y, quotient).str()
           // a - a / b * b: the quotient is shared with a division of the
           // same operands (the compiler merges them: one division, not two).
-          : rem                          ? formatv("({0} == -1 ? 0 : {1} - {2} "
-                                                   "* {3})",
-                                                   b, x, quotient, y).str()
+          : rem ? formatv("({0} == -1 ? 0 : {1} - {2} * {3})", b, x, quotient,
+                          y).str()
           : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv({0}, {1})",
                                                    x, y).str()
                                          : formatv("imeta_ceildiv({0}, {1})",
@@ -343,10 +348,20 @@ private:
         .Case<LoadOp>([&](auto l) {
           std::string idx = in(op, 0);
           if (s.fast) {
-            if (!s.rangeCheckedLoads.contains(op))
-              cs.line("if (uint64_t({0}) >= uint64_t(ll_{1})) {2}", idx,
-                      l.getInput(), fail("kOutOfRange", op, idx));
-            define(op, formatv("lb_{0}[{1}]", l.getInput(), idx));
+            if (s.rangeCheckedLoads.contains(op)) {
+              define(op, formatv("imeta_ldg(lb_{0}, {1})", l.getInput(), idx));
+              return success();
+            }
+            std::string in = fresh();
+            cs.line("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx,
+                    l.getInput());
+            cs.line("if (!{0}) {1}", in, fail("kOutOfRange", op, idx));
+            // A deferred failure goes on past this point: read nothing.
+            define(op, s.deferFailures.empty()
+                           ? formatv("imeta_ldg(lb_{0}, {1})", l.getInput(),
+                                     idx).str()
+                           : formatv("{0} ? imeta_ldg(lb_{1}, {2}) : 0", in,
+                                     l.getInput(), idx).str());
             return success();
           }
           cs.line("if ({0} < 0 || {0} >= c.in_{1}_off[{2} + 1] - "

@@ -62,6 +62,12 @@ struct FormulaScope {
   bool fast = false;
   /// Loads whose bounds the enclosing loop checked for all its columns.
   llvm::SmallPtrSet<mlir::Operation *, 2> rangeCheckedLoads;
+  /// In a GPU column step: the name of a bool that a failed check sets
+  /// after recording its error (the step goes on; a failed load reads
+  /// nothing), for the step to return after its stores. A kernel's
+  /// unrolled step then has no exits (each `return` from it costs the
+  /// warp a chain of convergence breaks per value).
+  std::string deferFailures;
   /// Values the enclosing loop computed once before it (emitHoisted): the
   /// C++ name of each.
   llvm::DenseMap<mlir::Value, std::string> hoisted;
