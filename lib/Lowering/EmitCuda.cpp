@@ -303,12 +303,14 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     // sequence is resident at once, at least 128 (at N = 1024 decode's
     // 256-thread blocks took two waves, each paying the chain of first
     // loads; at N = 64, 128 threads took two steps per block-table row
-    // where 256 take one). Blocks per sequence: as many as fill
-    // the device's resident threads once, and at most one per 4096 values
-    // of a row's columns: wide expansions fill the chip, narrow paths keep
-    // one block per sequence, and no thread's work is so small that the
-    // latency of its sequence's first loads dominates it (a second wave of
-    // blocks pays that latency again).
+    // where 256 take one). Blocks per sequence: as many as fill the
+    // device's resident threads twice, and at most one per 4096 values of
+    // a row's columns: wide expansions fill the chip, narrow paths keep one
+    // block per sequence. The second wave takes up the imbalance between
+    // sequences (an expansion row's visible part, loads and arithmetic,
+    // costs more than its -1 padding): one wave left SMs idle behind the
+    // longest rows, four made the N = 64 blocks so short that each one's
+    // first loads dominated (bench/RESULTS.md).
     cu.line("int64_t row_values = 0;");
     for (auto [k, po] : llvm::enumerate(plan.outputs))
       if (auto field = dyn_cast<FieldOp>(po.def); field && field.getCols())
@@ -319,7 +321,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     cu.line("s.threads = unsigned(std::min<int64_t>(256, std::max<int64_t>("
             "128, resident / s.max_seqs / 32 * 32)));");
     cu.line("const int64_t blocks = resident / s.threads;");
-    cu.line("const int64_t fill_device = (blocks + s.max_seqs - 1) / "
+    cu.line("const int64_t fill_device = (2 * blocks + s.max_seqs - 1) / "
             "s.max_seqs;");
     cu.line("s.per_seq = unsigned(std::min<int64_t>(64, std::max<int64_t>(1, "
             "std::min(fill_device, (row_values + 4095) / 4096))));");

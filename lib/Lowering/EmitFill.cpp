@@ -181,11 +181,6 @@ IMETA_HD inline int32_t imeta_div32(int32_t a, int32_t b, imeta_divider dv) {
 IMETA_HD inline int32_t imeta_rem32(int32_t a, int32_t b, int32_t q) {
   return int32_t(uint32_t(a) - uint32_t(q) * uint32_t(b));
 }
-/// a / b for a >= 0 and b >= 1 of an index type, through `dv` (made from
-/// b) where the type is 32 bits.
-template <typename T> IMETA_HD inline T imeta_div_index(T a, T b, imeta_divider dv) {
-  return sizeof(T) == 4 ? T(imeta_div32(int32_t(a), int32_t(b), dv)) : a / b;
-}
 /// Records the first failure and returns false (to be returned by the
 /// caller). On the device, the first thread to fail wins.
 IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,
@@ -623,14 +618,18 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     };
     if (failed(demand(field, "b")))
       return failure();
-    // Tile e is tile e % tiles of row e / tiles (a divider: e >= 0, tiles
-    // >= 1 in the loop).
-    cs.line("const imeta_divider tiles_dv = imeta_make_divider(tiles);");
+    // The warp's k-th tile is tile e = e0 + k * stride of the row-major
+    // (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
+    // most one carry (dt < tiles), so no division in the loop.
+    cs.line("const I e0 = I(j0 / kLanes), stride = I(step / kLanes);");
+    cs.line("const I dj = tiles > 0 ? stride / tiles : 0, dt = stride - dj "
+            "* tiles;");
     cs.line("I row_done = -1;  (void)row_done;");
-    CodeStream::Scope loop(cs, "for (I e = I(j0 / kLanes); e < I(rows) * "
-                               "tiles; e += I(step / kLanes))");
-    cs.line("const I j = imeta_div_index(e, tiles, tiles_dv), first = (e - j "
-            "* tiles) * tile_cols;");
+    CodeStream::Scope loop(
+        cs, "for (I j = tiles > 0 ? e0 / tiles : I(rows), t = e0 - j * tiles; "
+            "j < I(rows); t += dt, j += dj + (t >= tiles), t -= t >= tiles ? "
+            "tiles : 0)");
+    cs.line("const I first = t * tile_cols;");
     cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
             "I(cols);");
     cs.line("const int64_t r = start + j;  (void)r;");
@@ -666,8 +665,10 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
         cs.line("#pragma unroll");
         {
           CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
-          cs.line("const I col = c0 + u;");
-          cs.line("if (col >= end) continue;");
+          // Past the row's end (its last step), the row's last column
+          // again: computed by its own lane too, so no new failure; not
+          // stored. No branch a value.
+          cs.line("const I col = c0 + u < end ? c0 + u : end - 1;");
           FormulaScope step = scope;
           step.deferFailures = "failed";
           SmallVector<std::string> results;
