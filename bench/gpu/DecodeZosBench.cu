@@ -18,7 +18,9 @@
 //            copy bandwidth;
 // and the expansions: the decode_zos_expanded kernel (20 launches in one
 // graph, divided), its bytes and achieved bandwidth against the copy
-// bandwidth.
+// bandwidth; beside it the same for a kernel that only stores as many
+// bytes (16-byte streaming stores from every resident thread): what any
+// kernel writing them can reach at that size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +61,13 @@ __global__ void loadChainKernel(const int32_t *off, const int32_t *bt,
                                 int32_t *out) {
   if (threadIdx.x == 0)
     out[blockIdx.x] = bt[off[blockIdx.x]];
+}
+
+/// The least an expansion kernel does: store its bytes, nothing else.
+__global__ void storeOnlyKernel(int4 *out, size_t n16) {
+  for (size_t k = blockIdx.x * size_t(blockDim.x) + threadIdx.x; k < n16;
+       k += size_t(gridDim.x) * blockDim.x)
+    __stcs(out + k, make_int4(-1, -1, -1, -1));
 }
 
 template <typename Buffers>
@@ -113,6 +122,31 @@ template <typename F> double timeSynced(F &&replay, cudaStream_t stream,
       us.push_back(nowUs() - t0);
   }
   return median(us);
+}
+
+/// storeOnlyKernel over `bytes` (rounded up to 16): 20 launches of one
+/// resident wave in a graph, divided; µs.
+double storeOnlyUs(double bytes, cudaStream_t stream) {
+  const size_t n16 = (size_t(bytes) + 15) / 16;
+  int4 *out;
+  CUDA_OK(cudaMalloc(&out, n16 * sizeof(int4)));
+  int device = 0, sms = 0, perSm = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm,
+                                                        storeOnlyKernel, 256, 0));
+  runtime::GraphLaunch many;
+  std::string err = many.capture(stream, [&](cudaStream_t s) {
+    for (int k = 0; k < 20; ++k)
+      storeOnlyKernel<<<unsigned(sms * perSm), 256, 0, s>>>(out, n16);
+    return cudaGetLastError();
+  });
+  if (!err.empty())
+    std::fprintf(stderr, "%s\n", err.c_str()), std::exit(1);
+  double us =
+      timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
+  CUDA_OK(cudaFree(out));
+  return us;
 }
 
 /// Device-to-device copy bandwidth (bytes read + written per second).
@@ -383,19 +417,23 @@ int main() {
           gen::decode_zos_expanded_shape, gen::decode_zos_expanded_stage,
           gen::decode_zos_expanded_launch, gen::decode_zos_expanded_check,
           stream);
+      const double storeUs = storeOnlyUs(exp.bytes, stream);
       char line[256];
       std::snprintf(line, sizeof line,
-                    "%5lld %2lld %9.1f %9.1f %9.1f %8.0f %6.0f%%",
+                    "%5lld %2lld %9.1f %9.1f %9.1f %8.0f %6.0f%% %9.1f "
+                    "%6.0f%%",
                     (long long)n, (long long)q, exp.bytes / (1 << 20),
                     exp.kernelUs, exp.replayUs,
                     exp.bytes / (exp.kernelUs * 1e-6) / 1e9,
-                    100 * exp.bytes / (exp.kernelUs * 1e-6) / bw);
+                    100 * exp.bytes / (exp.kernelUs * 1e-6) / bw, storeUs,
+                    100 * exp.bytes / (storeUs * 1e-6) / bw);
       expansions.push_back(line);
     }
   std::printf("\ndecode_zos_expanded (us; GB/s and %% of copy bandwidth "
-              "from kernel_us):\n");
-  std::printf("%5s %2s %9s %9s %9s %8s %7s\n", "N", "q", "MiB", "kernel",
-              "replay", "GB/s", "of_copy");
+              "from kernel_us; store_k: a kernel that only stores as many "
+              "bytes):\n");
+  std::printf("%5s %2s %9s %9s %9s %8s %7s %9s %7s\n", "N", "q", "MiB",
+              "kernel", "replay", "GB/s", "of_copy", "store_k", "of_copy");
   for (const std::string &l : expansions)
     std::printf("%s\n", l.c_str());
   return 0;

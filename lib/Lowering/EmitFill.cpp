@@ -41,6 +41,8 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
         op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
       return;
     Value divisor = op->getOperand(1);
+    if (!contextDivider(st, scope, divisor).empty())
+      return;  // made once per batch
     auto it = scope.hoisted.find(divisor);
     if (it == scope.hoisted.end() || scope.dividers.count(divisor))
       return;
@@ -82,6 +84,12 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
   cs.line("#else");
   cs.line("#define IMETA_HD");
   cs.line("#endif");
+  cs.line("/// A fill function: inlined where it is called (a kernel, the host's "
+          "loop over");
+  cs.line("/// sequences), so that the context's values stay in registers "
+          "across its");
+  cs.line("/// row loops (a call of its own reloaded them every row).");
+  cs.line("#define IMETA_FILL IMETA_HD __attribute__((always_inline)) inline");
   cs.line("/// Threads that share a tile of a `cols` field: a warp on the "
           "GPU, one on the CPU.");
   cs.line("#ifdef __CUDA_ARCH__");
@@ -166,14 +174,23 @@ IMETA_HD inline int32_t imeta_udiv32(int32_t a, imeta_divider dv) {
   return int32_t(uint32_t((uint64_t(uint32_t(a)) * dv.m) >> 31) >> dv.shift);
 #endif
 }
-/// a / b (b != 0) where `dv` was made from b: the multiply for a dividend
-/// it takes (one unsigned compare: a >= 0 and b >= 1), else the division.
-/// INT32_MIN / -1 wraps to INT32_MIN (the caller's checks reject it as a
-/// quotient) instead of trapping.
+/// a / b (b != 0) where `dv` was made from b. On the device: the multiply
+/// for a dividend it takes (one unsigned compare: a >= 0 and b >= 1), else
+/// the division (a GPU has no integer divider: a division is some twenty
+/// instructions); INT32_MIN / -1 wraps instead of trapping (a remainder's
+/// quotient). On the host: the division (a CPU's divider is pipelined; the
+/// multiply, its loads and tests measured slower, see bench/RESULTS.md),
+/// never called with INT32_MIN / -1 (a quotient's check rules it out; a
+/// remainder does not divide there, IMETA_REM32).
 IMETA_HD inline int32_t imeta_div32(int32_t a, int32_t b, imeta_divider dv) {
-  return uint32_t(a) <= dv.limit ? imeta_udiv32(a, dv)
-         : b == -1               ? int32_t(0u - uint32_t(a))
-                                 : a / b;
+#ifdef __CUDA_ARCH__
+  if (uint32_t(a) <= dv.limit)
+    return imeta_udiv32(a, dv);
+  return b == -1 ? int32_t(0u - uint32_t(a)) : a / b;
+#else
+  (void)dv;
+  return a / b;
+#endif
 }
 /// a % b from q = imeta_div32(a, b, dv), in wrapping arithmetic
 /// (INT32_MIN % -1 = 0). The caller passes the quotient's call so that a
@@ -181,6 +198,14 @@ IMETA_HD inline int32_t imeta_div32(int32_t a, int32_t b, imeta_divider dv) {
 IMETA_HD inline int32_t imeta_rem32(int32_t a, int32_t b, int32_t q) {
   return int32_t(uint32_t(a) - uint32_t(q) * uint32_t(b));
 }
+/// The remainder a formula emits: on the device from the quotient q (not
+/// evaluated on the host), on the host the division's own remainder (the
+/// compiler merges it with a quotient of the same operands).
+#ifdef __CUDA_ARCH__
+#define IMETA_REM32(a, b, q) imeta_rem32(a, b, q)
+#else
+#define IMETA_REM32(a, b, q) ((b) == -1 ? 0 : (a) % (b))
+#endif
 /// Records the first failure and returns false (to be returned by the
 /// caller). On the device, the first thread to fail wins.
 IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,
@@ -228,6 +253,13 @@ void SpecEmitter::emitCommonMembers(CodeStream &cs) {
   cs.line("int32_t num_set[kNumSets];");
   cs.line("/// map[y][x][b]: index in set x of ratio b of set y, or -1.");
   cs.line("int32_t map[kNumSets][kNumSets][kMaxRatios];");
+  cs.line("/// Dividers of the ratios and the config values, made once per "
+          "batch:");
+  cs.line("/// formulas divide by them with a multiply (imeta_div32).");
+  cs.line("imeta_divider dv_set[kNumSets][kMaxRatios];");
+  for (auto cfg : specBody().getOps<ConfigOp>())
+    if (!isa<ListType>(cfg.getType()))
+      cs.line("imeta_divider dv_cfg_{0};", cfg.getSymName());
   for (auto in : specBody().getOps<InputOp>()) {
     if (isa<ListType>(in.getType())) {
       cs.line("const int32_t *in_{0};", in.getSymName());
@@ -332,7 +364,7 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
   cs.line("template <bool kChk, bool kStore = true>");
   {
     CodeStream::Scope fn(
-        cs, formatv("IMETA_HD inline bool {0}(const {1} &__restrict__ c, "
+        cs, formatv("IMETA_FILL bool {0}(const {1} &__restrict__ c, "
                     "int64_t i, int64_t j0, int64_t step)",
                     fillName(plan, space), ctxName(plan))
                 .str());

@@ -222,16 +222,19 @@ private:
         cs.line("if ({0}{1} == INT32_MIN && {2} == -1) {3}", proven(op), a, b,
                 fail("kOverflow", op, a));
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
-      // A divisor the loop prepared: multiply and shift.
-      auto dv = s.dividers.find(op->getOperand(1));
-      bool prepared = dv != s.dividers.end();
+      // A divisor with a divider (the batch's, or one the loop prepared):
+      // multiply and shift.
+      std::string dv = contextDivider(st, s, op->getOperand(1));
+      if (auto it = s.dividers.find(op->getOperand(1)); it != s.dividers.end())
+        dv = it->second;
+      bool prepared = !dv.empty();
       std::string quotient =
-          prepared ? formatv("imeta_div32({0}, {1}, {2})", x, y, dv->second).str()
+          prepared ? formatv("imeta_div32({0}, {1}, {2})", x, y, dv).str()
                    : formatv("{0} / {1}", x, y).str();
       std::string expr =
           isa<arith::DivSIOp>(op) ? quotient
           : rem && prepared
-              ? formatv("imeta_rem32({0}, {1}, {2})", x, y, quotient).str()
+              ? formatv("IMETA_REM32({0}, {1}, {2})", x, y, quotient).str()
           // a - a / b * b: the quotient is shared with a division of the
           // same operands (the compiler merges them: one division, not two).
           : rem ? formatv("({0} == -1 ? 0 : {1} - {2} * {3})", b, x, quotient,
@@ -444,6 +447,17 @@ bool imeta::isLoopInvariantRead(Operation *op) {
     return lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()).getDomain() !=
            Domain::rows;
   return isa<GetConfigOp, GetInputOp, RatioOp>(op);
+}
+
+std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
+                                  Value divisor) {
+  Operation *def = divisor.getDefiningOp();
+  if (auto cfg = dyn_cast_or_null<GetConfigOp>(def))
+    return "c.dv_cfg_" + cfg.getParam().str();
+  if (isa_and_nonnull<RatioOp>(def) && scope.ratios)
+    return formatv("c.dv_set[{0}][{1}]", st.setId(scope.ratios), scope.bucket)
+        .str();
+  return "";
 }
 
 std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st,

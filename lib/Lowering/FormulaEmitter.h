@@ -88,6 +88,12 @@ mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
 /// fail, the same at every column and row of a sequence's bucket).
 bool isLoopInvariantRead(mlir::Operation *op);
 
+/// The context's divider for `divisor` where it is a config value or the
+/// point's ratio (made once per batch, `c.dv_cfg_X` / `c.dv_set[s][b]`);
+/// "" otherwise.
+std::string contextDivider(EmitterState &st, const FormulaScope &scope,
+                           mlir::Value divisor);
+
 /// Emits such a read on its own; returns the C++ name holding it.
 std::string emitHoisted(CodeStream &cs, EmitterState &st, mlir::Operation *op,
                         const FormulaScope &scope);

@@ -3,7 +3,8 @@
 // Column loops divide by a loop-invariant divisor through imeta_divider
 // (emitted into every implementation header). Its quotient and remainder
 // must equal C++'s 32-bit division on every pair of DividerCases.h; the
-// multiply alone (imeta_udiv32) on every pair it applies to.
+// multiply alone (imeta_udiv32, the device's path, here in its host
+// form) on every pair it applies to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,24 +19,26 @@ using namespace imeta_gen::deepinfer_v4::detail;
 
 namespace {
 
+// The multiply (the device's path; the host divides) on every pair it
+// applies to, and the remainder as the formulas compute it.
 TEST(GeneratedDivider, EqualsDivision) {
   for (auto [a, d] : imeta::test::dividerCases(2000000, 42)) {
     const imeta_divider dv = imeta_make_divider(d);
     const int32_t q = imeta_div32(a, d, dv);
     ASSERT_EQ(q, a / d) << a << " / " << d;
     ASSERT_EQ(imeta_rem32(a, d, q), a % d) << a << " % " << d;
-    if (a >= 0 && d >= 1)
+    ASSERT_EQ(IMETA_REM32(a, d, q), a % d) << a << " % " << d;
+    if (uint32_t(a) <= dv.limit)
       ASSERT_EQ(imeta_udiv32(a, dv), a / d) << a << " / " << d << " (multiply)";
   }
 }
 
-// INT32_MIN: its quotient by -1 leaves i32 (the callers' checks reject it),
-// its remainder is 0; neither traps.
+// INT32_MIN % -1 is 0 and does not trap (a quotient INT32_MIN / -1 leaves
+// i32: the callers' checks reject it before dividing).
 TEST(GeneratedDivider, Int32Min) {
-  for (int32_t d : {-1, 7}) {
-    const int32_t q = imeta_div32(INT32_MIN, d, imeta_make_divider(d));
-    EXPECT_EQ(imeta_rem32(INT32_MIN, d, q), d == -1 ? 0 : INT32_MIN % d);
-  }
+  EXPECT_EQ(IMETA_REM32(INT32_MIN, -1, 0), 0);
+  const int32_t q = imeta_div32(INT32_MIN, 7, imeta_make_divider(7));
+  EXPECT_EQ(IMETA_REM32(INT32_MIN, 7, q), INT32_MIN % 7);
 }
 
 // A divisor the multiply cannot take (below 1 or above INT32_MAX) takes
