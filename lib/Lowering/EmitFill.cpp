@@ -27,8 +27,10 @@ static LoadOp columnCopy(FieldOp field) {
 
 /// Before a `cols` field's column loop: the reads its formula makes that
 /// are the same at every column and row of the bucket, once (stores to the
-/// row would otherwise force their reloads), and a multiplier for each
-/// 32-bit division by one of them. Records both in `scope`.
+/// row would otherwise force their reloads), and a divider for each 32-bit
+/// division by one of them that the context has none for (a sequence's
+/// value: config values and ratios have theirs, made once per batch).
+/// Records both in `scope`.
 static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
                                   FieldOp field, FormulaScope &scope) {
   field.walk([&](Operation *op) {
