@@ -124,6 +124,24 @@ template <typename F> double timeSynced(F &&replay, cudaStream_t stream,
   return median(us);
 }
 
+/// Median microseconds per launch of a graph of `launches` calls of
+/// `launch(stream) -> cudaError_t`, replayed (+ sync) `reps` times. One
+/// launch: the step as an engine replays it; many: the kernel alone.
+template <typename L>
+double timeGraph(L &&launch, int launches, int reps, cudaStream_t stream) {
+  runtime::GraphLaunch graph;
+  std::string err = graph.capture(stream, [&](cudaStream_t s) {
+    cudaError_t e = cudaSuccess;
+    for (int k = 0; k < launches && e == cudaSuccess; ++k)
+      e = launch(s);
+    return e;
+  });
+  if (!err.empty())
+    std::fprintf(stderr, "%s\n", err.c_str()), std::exit(1);
+  return timeSynced([&] { CUDA_OK(graph.replay(stream)); }, stream, reps) /
+         launches;
+}
+
 /// storeOnlyKernel over `bytes` (rounded up to 16): 20 launches of one
 /// resident wave in a graph, divided; µs.
 double storeOnlyUs(double bytes, cudaStream_t stream) {
@@ -135,16 +153,12 @@ double storeOnlyUs(double bytes, cudaStream_t stream) {
   CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm,
                                                         storeOnlyKernel, 256, 0));
-  runtime::GraphLaunch many;
-  std::string err = many.capture(stream, [&](cudaStream_t s) {
-    for (int k = 0; k < 20; ++k)
-      storeOnlyKernel<<<unsigned(sms * perSm), 256, 0, s>>>(out, n16);
-    return cudaGetLastError();
-  });
-  if (!err.empty())
-    std::fprintf(stderr, "%s\n", err.c_str()), std::exit(1);
-  double us =
-      timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
+  double us = timeGraph(
+      [&](cudaStream_t s) {
+        storeOnlyKernel<<<unsigned(sms * perSm), 256, 0, s>>>(out, n16);
+        return cudaGetLastError();
+      },
+      20, 30, stream);
   CUDA_OK(cudaFree(out));
   return us;
 }
@@ -239,21 +253,9 @@ PathRun runPath(const ref::Batch &batch, Set<Buffers> &set,
           std::exit(1);
   }
   out.stageUs = median(stageUs);
-  runtime::GraphLaunch one, many;
-  std::string err = one.capture(stream, [&](cudaStream_t s) {
-    return launch(staging, s);
-  });
-  err += many.capture(stream, [&](cudaStream_t s) {
-    cudaError_t e = cudaSuccess;
-    for (int k = 0; k < 20 && e == cudaSuccess; ++k)
-      e = launch(staging, s);
-    return e;
-  });
-  if (!err.empty())
-    std::fprintf(stderr, "%s\n", err.c_str()), std::exit(1);
-  out.replayUs = timeSynced([&] { CUDA_OK(one.replay(stream)); }, stream, 200);
-  out.kernelUs =
-      timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
+  auto step = [&](cudaStream_t s) { return launch(staging, s); };
+  out.replayUs = timeGraph(step, 1, 200, stream);
+  out.kernelUs = timeGraph(step, 20, 30, stream);
   st = check(staging, stream);
   if (!st.ok)
     std::fprintf(stderr, "kernel: %s\n", st.message.c_str()), std::exit(1);
@@ -337,15 +339,12 @@ int main() {
   double bw = copyBandwidth(stream);
   std::printf("device-to-device copy bandwidth: %.0f GB/s (read + write)\n",
               bw / 1e9);
-  runtime::GraphLaunch empty;
-  std::string err = empty.capture(stream, [](cudaStream_t s) {
-    emptyKernel<<<1, 1, 0, s>>>();
-    return cudaGetLastError();
-  });
-  if (!err.empty())
-    return std::fprintf(stderr, "%s\n", err.c_str()), 1;
-  double floorUs =
-      timeSynced([&] { CUDA_OK(empty.replay(stream)); }, stream, 500);
+  double floorUs = timeGraph(
+      [](cudaStream_t s) {
+        emptyKernel<<<1, 1, 0, s>>>();
+        return cudaGetLastError();
+      },
+      1, 500, stream);
 
   std::printf("\nstep (us; replay = graph replay + sync):\n");
   std::printf("%5s %2s %6s %6s %7s %7s %6s %7s %7s %8s %7s %7s %7s %7s\n",
@@ -372,35 +371,21 @@ int main() {
       CUDA_OK(baseline::launchFusedDecode(args, stream));
       CUDA_OK(cudaStreamSynchronize(stream));
       sameBytes(zosSet, fusedSet);
-      runtime::GraphLaunch one, many;
-      err = one.capture(stream, [&](cudaStream_t s) {
-        return baseline::launchFusedDecode(args, s);
-      });
-      err += many.capture(stream, [&](cudaStream_t s) {
-        cudaError_t e = cudaSuccess;
-        for (int k = 0; k < 20 && e == cudaSuccess; ++k)
-          e = baseline::launchFusedDecode(args, s);
-        return e;
-      });
-      if (!err.empty())
-        return std::fprintf(stderr, "%s\n", err.c_str()), 1;
       int32_t *chainOut = nullptr;
       CUDA_OK(cudaMalloc(&chainOut, n * sizeof(int32_t)));
-      runtime::GraphLaunch chain;
-      err = chain.capture(stream, [&](cudaStream_t s) {
-        loadChainKernel<<<unsigned(n), 128, 0, s>>>(args.bt_off, args.bt,
-                                                     chainOut);
-        return cudaGetLastError();
-      });
-      if (!err.empty())
-        return std::fprintf(stderr, "%s\n", err.c_str()), 1;
-      double chainUs =
-          timeSynced([&] { CUDA_OK(chain.replay(stream)); }, stream, 200);
+      double chainUs = timeGraph(
+          [&](cudaStream_t s) {
+            loadChainKernel<<<unsigned(n), 128, 0, s>>>(args.bt_off, args.bt,
+                                                         chainOut);
+            return cudaGetLastError();
+          },
+          1, 200, stream);
       CUDA_OK(cudaFree(chainOut));
-      double fusedUs =
-          timeSynced([&] { CUDA_OK(one.replay(stream)); }, stream, 200);
-      double fusedKernelUs =
-          timeSynced([&] { CUDA_OK(many.replay(stream)); }, stream, 30) / 20;
+      auto fused = [&](cudaStream_t s) {
+        return baseline::launchFusedDecode(args, s);
+      };
+      double fusedUs = timeGraph(fused, 1, 200, stream);
+      double fusedKernelUs = timeGraph(fused, 20, 30, stream);
       double eagerUs = eagerWithCopies(batch, stream);
       double bwFloorUs = zos.bytes / bw * 1e6;
       std::printf("%5lld %2lld %6.1f %6.1f %7.1f %7.1f %6.2f %7.2f %7.2f "
