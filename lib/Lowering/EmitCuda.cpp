@@ -270,6 +270,15 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     cu.line("dc.err = reinterpret_cast<ErrorRecord *>(pk.device + "
             "k{0}ErrorOffset);",
             pascal(p));
+    // The dividers the kernel's formulas multiply by, made once per step
+    // (the host divides: a CPU path's context leaves them unset).
+    cu.line("for (int x = 0; x < kNumSets; ++x)");
+    cu.line("  for (int b = 0; b < dc.num_set[x]; ++b) dc.dv_set[x][b] = "
+            "imeta_make_divider(dc.set[x][b]);");
+    for (auto cfg : specBody().getOps<ConfigOp>())
+      if (!isa<ListType>(cfg.getType()))
+        cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});",
+                cfg.getSymName());
     for (Operation *op : plan.needed)
       if (isHostValue(op) && !inContext(op))
         cu.line("dc.h_{0} = pk.put(H.h_{0}.data(), H.h_{0}.size());",

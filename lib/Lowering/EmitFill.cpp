@@ -29,7 +29,7 @@ static LoadOp columnCopy(FieldOp field) {
 /// are the same at every column and row of the bucket, once (stores to the
 /// row would otherwise force their reloads), and a divider for each 32-bit
 /// division by one of them that the context has none for (a sequence's
-/// value: config values and ratios have theirs, made once per batch).
+/// value: config values and ratios have theirs, made once per step).
 /// Records both in `scope`.
 static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
                                   FieldOp field, FormulaScope &scope) {
@@ -44,7 +44,7 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
       return;
     Value divisor = op->getOperand(1);
     if (!contextDivider(st, scope, divisor).empty())
-      return;  // made once per batch
+      return;  // the context's, made once per step
     auto it = scope.hoisted.find(divisor);
     if (it == scope.hoisted.end() || scope.dividers.count(divisor))
       return;
@@ -256,8 +256,10 @@ void SpecEmitter::emitCommonMembers(CodeStream &cs) {
   cs.line("/// map[y][x][b]: index in set x of ratio b of set y, or -1.");
   cs.line("int32_t map[kNumSets][kNumSets][kMaxRatios];");
   cs.line("/// Dividers of the ratios and the config values, made once per "
-          "batch:");
-  cs.line("/// formulas divide by them with a multiply (imeta_div32).");
+          "step by a GPU");
+  cs.line("/// path's stage: kernels divide by them with a multiply "
+          "(imeta_div32; the");
+  cs.line("/// host divides, and a CPU path leaves them unset).");
   cs.line("imeta_divider dv_set[kNumSets][kMaxRatios];");
   for (auto cfg : specBody().getOps<ConfigOp>())
     if (!isa<ListType>(cfg.getType()))

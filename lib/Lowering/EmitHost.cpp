@@ -133,14 +133,6 @@ void SpecEmitter::emitSetupHelpers(CodeStream &cs) {
   cs.line("      for (int k = 0; b < c.num_set[y] && k < c.num_set[x]; ++k)");
   cs.line("        if (c.set[x][k] == c.set[y][b]) c.map[y][x][b] = k;");
   cs.line("    }");
-  cs.line("for (int x = 0; x < kNumSets; ++x)");
-  cs.line("  for (int b = 0; b < kMaxRatios; ++b)");
-  cs.line("    c.dv_set[x][b] = imeta_make_divider(b < c.num_set[x] ? "
-          "c.set[x][b] : 0);");
-  for (auto cfg : specBody().getOps<ConfigOp>())
-    if (!isa<ListType>(cfg.getType()))
-      cs.line("c.dv_cfg_{0} = imeta_make_divider(c.cfg_{0});",
-              cfg.getSymName());
   cs.line("return Status{};");
 }
 

@@ -89,7 +89,7 @@ mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
 bool isLoopInvariantRead(mlir::Operation *op);
 
 /// The context's divider for `divisor` where it is a config value or the
-/// point's ratio (made once per batch, `c.dv_cfg_X` / `c.dv_set[s][b]`);
+/// point's ratio (made once per step, `c.dv_cfg_X` / `c.dv_set[s][b]`);
 /// "" otherwise.
 std::string contextDivider(EmitterState &st, const FormulaScope &scope,
                            mlir::Value divisor);
