@@ -280,6 +280,14 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
         cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});",
                 cfg.getSymName());
     for (Operation *op : plan.needed)
+      if (inContext(op) && isScalarDivisor(cast<FieldOp>(op))) {
+        FlatSymbolRefAttr set = getRatios(op);
+        cu.line("for (int b = 0; b < {0}; ++b) dc.dv_h_{1}[b] = "
+                "imeta_make_divider(dc.h_{1}[b]);",
+                set ? formatv("dc.num_set[{0}]", st.setId(set)).str() : "1",
+                symName(op));
+      }
+    for (Operation *op : plan.needed)
       if (isHostValue(op) && !inContext(op))
         cu.line("dc.h_{0} = pk.put(H.h_{0}.data(), H.h_{0}.size());",
                 symName(op));

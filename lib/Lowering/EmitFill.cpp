@@ -28,8 +28,9 @@ static LoadOp columnCopy(FieldOp field) {
 /// Before a `cols` field's column loop: the reads its formula makes that
 /// are the same at every column and row of the bucket, once (stores to the
 /// row would otherwise force their reloads), and a divider for each 32-bit
-/// division by one of them that the context has none for (a sequence's
-/// value: config values and ratios have theirs, made once per step).
+/// division by one of them: a scalar field's copied from the context, a
+/// sequence's value's made here (config values and ratios have theirs in
+/// the context, read in place; all are made once per step by the stage).
 /// Records both in `scope`.
 static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
                                   FieldOp field, FormulaScope &scope) {
@@ -43,14 +44,19 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
         op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
       return;
     Value divisor = op->getOperand(1);
-    if (!contextDivider(st, scope, divisor).empty())
-      return;  // the context's, made once per step
+    if (scope.dividers.count(divisor))
+      return;
+    std::string made = contextDivider(st, scope, divisor);
+    // A config value's or ratio's divider is read in place; a scalar
+    // field's is indexed through the ratio map: copied out once.
+    if (!made.empty() && !divisor.getDefiningOp<GetOp>())
+      return;
     auto it = scope.hoisted.find(divisor);
-    if (it == scope.hoisted.end() || scope.dividers.count(divisor))
+    if (made.empty() && it == scope.hoisted.end())
       return;
     std::string name = formatv("dv{0}", nextDivider++).str();
-    cs.line("const imeta_divider {0} = imeta_make_divider({1});", name,
-            it->second);
+    cs.line("const imeta_divider {0} = {1};", name,
+            made.empty() ? "imeta_make_divider(" + it->second + ")" : made);
     scope.dividers[divisor] = name;
   });
 }
@@ -94,11 +100,20 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
   cs.line("#define IMETA_FILL IMETA_HD __attribute__((always_inline)) inline");
   cs.line("/// Threads that share a tile of a `cols` field: a warp on the "
           "GPU, one on the CPU.");
+  cs.line("/// IMETA_TILE_SHIFT: log2 of the columns a warp's step takes "
+          "(IMETA_LANES lanes");
+  cs.line("/// of 4): tiles are 1, 2 or 4 steps, so a tile's columns are a "
+          "power of two.");
   cs.line("#ifdef __CUDA_ARCH__");
   cs.line("#define IMETA_LANES 32");
+  cs.line("#define IMETA_TILE_SHIFT 7");
   cs.line("#else");
   cs.line("#define IMETA_LANES 1");
+  cs.line("#define IMETA_TILE_SHIFT 0");
   cs.line("#endif");
+  cs.line("static_assert(IMETA_LANES == 1 || IMETA_LANES * 4 == 1 << "
+          "IMETA_TILE_SHIFT, \"IMETA_TILE_SHIFT is log2(IMETA_LANES * "
+          "4)\");");
   cs.blank();
   cs.line("namespace {0} {{", ns());
   cs.line("namespace detail {");
@@ -200,6 +215,26 @@ IMETA_HD inline int32_t imeta_div32(int32_t a, int32_t b, imeta_divider dv) {
 IMETA_HD inline int32_t imeta_rem32(int32_t a, int32_t b, int32_t q) {
   return int32_t(uint32_t(a) - uint32_t(q) * uint32_t(b));
 }
+/// q = a / b and r = a % b for 0 <= a < 2^20 and b >= 1: a tile walk's
+/// start and stride, at most a launch's warps per sequence (a kernel's
+/// blocks per sequence <= 64 times threads <= 256, over 32 lanes: 512).
+/// On the device through a float reciprocal: the product is within 1/4
+/// of a / b, so its truncation is off by at most one, corrected once
+/// either way (a division is some twenty instructions, and a warp's walk
+/// took two per column field; a fallback division for larger a cost the
+/// expansion kernel 16 registers). The host divides.
+template <typename I>
+IMETA_HD inline void imeta_divmod_small(I a, I b, I &q, I &r) {
+#ifdef __CUDA_ARCH__
+  q = I(__float2int_rz(__fmul_rz(float(a), __frcp_rz(float(b)))));
+  r = a - q * b;
+  if (r < 0) --q, r += b;
+  else if (r >= b) ++q, r -= b;
+#else
+  q = a / b;
+  r = a - q * b;
+#endif
+}
 /// The remainder a formula emits: on the device from the quotient q (not
 /// evaluated on the host), on the host the division's own remainder (the
 /// compiler merges it with a quotient of the same operands).
@@ -286,10 +321,13 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     for (Operation *op : plan.needed) {
       if (!isHostValue(op))
         continue;
-      if (inContext(op))
+      if (inContext(op)) {
         cs.line("int64_t h_{0}[{1}];", symName(op),
                 getRatios(op) ? "kMaxRatios" : "1");
-      else
+        if (isScalarDivisor(cast<FieldOp>(op)))
+          cs.line("imeta_divider dv_h_{0}[{1}];  // made like dv_set",
+                  symName(op), getRatios(op) ? "kMaxRatios" : "1");
+      } else
         cs.line("const int64_t *h_{0};", symName(op));
     }
     for (RowSpace &space : plan.rowSpaces)
@@ -589,12 +627,16 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     // arithmetic is in I: 32 bits in the fast instantiation.
     cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
             ": 1;");
-    cs.line("const int64_t per_warp = rows * cols / ((step + kLanes - 1) / "
-            "kLanes * kLanes * kVec);");
-    cs.line("const I tile_cols = I(kLanes > 1 ? kLanes * kVec * (per_warp >= 3 "
-            "? 4 : per_warp >= 2 ? 2 : 1) : cols);");
-    cs.line("const I tiles = cols > 0 ? (I(cols) + tile_cols - 1) / tile_cols "
-            ": 0;");
+    // A warp's share of the values, in steps, compared rather than
+    // divided; tiles by a shift (a warp's once-only divisions were 44% of
+    // the instructions of an expansion at N = 64, bench/RESULTS.md).
+    cs.line("const int64_t work = rows * cols, warp_step = (step + kLanes - "
+            "1) / kLanes * kLanes * kVec;");
+    cs.line("const int tile_shift = kLanes > 1 ? IMETA_TILE_SHIFT + (work >= "
+            "3 * warp_step ? 2 : work >= 2 * warp_step ? 1 : 0) : 0;");
+    cs.line("const I tile_cols = kLanes > 1 ? I(1) << tile_shift : I(cols);");
+    cs.line("const I tiles = cols <= 0 ? 0 : kLanes > 1 ? (I(cols) + "
+            "tile_cols - 1) >> tile_shift : 1;");
     cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
     hoistColumnInvariants(cs, st, field, scope);
     // The values of the row that the field reads, each at the one bucket it
@@ -658,13 +700,13 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     // (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
     // most one carry (dt < tiles), so no division in the loop.
     cs.line("const I e0 = I(j0 / kLanes), stride = I(step / kLanes);");
-    cs.line("const I dj = tiles > 0 ? stride / tiles : 0, dt = stride - dj "
-            "* tiles;");
+    cs.line("I dj = 0, dt = 0, j = I(rows), t = 0;");
+    cs.line("if (tiles > 0) imeta_divmod_small(stride, tiles, dj, dt), "
+            "imeta_divmod_small(e0, tiles, j, t);");
     cs.line("I row_done = -1;  (void)row_done;");
     CodeStream::Scope loop(
-        cs, "for (I j = tiles > 0 ? e0 / tiles : I(rows), t = e0 - j * tiles; "
-            "j < I(rows); t += dt, j += dj + (t >= tiles), t -= t >= tiles ? "
-            "tiles : 0)");
+        cs, "for (; j < I(rows); t += dt, j += dj + (t >= tiles), t -= t >= "
+            "tiles ? tiles : 0)");
     cs.line("const I first = t * tile_cols;");
     cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
             "I(cols);");

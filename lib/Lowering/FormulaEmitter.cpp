@@ -457,7 +457,29 @@ std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
   if (isa_and_nonnull<RatioOp>(def) && scope.ratios)
     return formatv("c.dv_set[{0}][{1}]", st.setId(scope.ratios), scope.bucket)
         .str();
+  if (auto get = dyn_cast_or_null<GetOp>(def)) {
+    auto field = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
+    if (field.getDomain() == Domain::scalar)
+      return formatv("c.dv_h_{0}[{1}]", field.getSymName(),
+                     bucketIndex(st, scope, field.getRatiosAttr()))
+          .str();
+  }
   return "";
+}
+
+bool imeta::isScalarDivisor(FieldOp field) {
+  if (field.getDomain() != Domain::scalar)
+    return false;
+  WalkResult found = field->getParentOp()->walk([&](Operation *op) {
+    if (!isa<arith::DivSIOp, arith::RemSIOp>(op) ||
+        op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
+      return WalkResult::advance();
+    auto get = op->getOperand(1).getDefiningOp<GetOp>();
+    return get && get.getField() == field.getSymName()
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st,

@@ -88,11 +88,15 @@ mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
 /// fail, the same at every column and row of a sequence's bucket).
 bool isLoopInvariantRead(mlir::Operation *op);
 
-/// The context's divider for `divisor` where it is a config value or the
-/// point's ratio (made once per step, `c.dv_cfg_X` / `c.dv_set[s][b]`);
-/// "" otherwise.
+/// The context's divider for `divisor` where it is a config value, the
+/// point's ratio or a scalar field (made once per step by a GPU path's
+/// stage: `c.dv_cfg_X`, `c.dv_set[s][b]`, `c.dv_h_X[b]`); "" otherwise.
 std::string contextDivider(EmitterState &st, const FormulaScope &scope,
                            mlir::Value divisor);
+
+/// Whether a 32-bit division or remainder of the spec divides by scalar
+/// field `field` (its context then holds dividers `dv_h_X`).
+bool isScalarDivisor(FieldOp field);
 
 /// Emits such a read on its own; returns the C++ name holding it.
 std::string emitHoisted(CodeStream &cs, EmitterState &st, mlir::Operation *op,

@@ -4,8 +4,9 @@
 // on the device imeta_udiv32 multiplies by __umulhi (the host by a 64-bit
 // product; test/unit/GeneratedDividerTest.cpp checks that one). Here every
 // device quotient and remainder must equal C++'s 32-bit division on the
-// pairs of test/unit/DividerCases.h. Without a GPU it prints why and exits
-// 77.
+// pairs of test/unit/DividerCases.h, and the tile walk's float divmod
+// (imeta_divmod_small) must equal the division for every dividend below
+// 2^20. Without a GPU it prints why and exits 77.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,23 @@ __global__ void divide(const Pair *pairs, int64_t n, int32_t *quotient,
     quotient[k] = q;
     remainder[k] = imeta_rem32(pairs[k].a, pairs[k].d, q);
   }
+}
+
+/// Every dividend 0 <= a < 2^20 against each divisor of `bs`: the tile
+/// walk's float divmod must equal the division. Counts the pairs that
+/// differ and keeps one.
+__global__ void divmodSmall(const int32_t *bs, int nb,
+                            unsigned long long *wrong, int2 *example) {
+  for (int32_t a = blockIdx.x * blockDim.x + threadIdx.x; a < (1 << 20);
+       a += gridDim.x * blockDim.x)
+    for (int k = 0; k < nb; ++k) {
+      int32_t q, r;
+      imeta_divmod_small(a, bs[k], q, r);
+      if (q != a / bs[k] || r != a % bs[k]) {
+        atomicAdd(wrong, 1ull);
+        *example = make_int2(a, bs[k]);
+      }
+    }
 }
 
 #define CUDA_OK(x)                                                             \
@@ -83,5 +101,44 @@ int main() {
   cudaFree(dRemainder);
   std::printf("%s: %lld device quotients and remainders, %lld wrong\n",
               wrong ? "FAILED" : "PASSED", (long long)n, (long long)wrong);
-  return wrong ? 1 : 0;
+
+  // The tile walk's divmod: divisors 1..1024, powers of two and their
+  // neighbours up to 2^30, and INT32_MAX.
+  std::vector<int32_t> bs;
+  for (int32_t b = 1; b <= 1024; ++b)
+    bs.push_back(b);
+  for (int s = 11; s <= 30; ++s)
+    for (int32_t d : {-1, 0, 1})
+      bs.push_back((int32_t(1) << s) + d);
+  bs.push_back(INT32_MAX);
+  int32_t *dBs;
+  unsigned long long *dWrong;
+  int2 *dExample;
+  CUDA_OK(cudaMalloc(&dBs, bs.size() * sizeof(int32_t)));
+  CUDA_OK(cudaMalloc(&dWrong, sizeof(unsigned long long)));
+  CUDA_OK(cudaMalloc(&dExample, sizeof(int2)));
+  CUDA_OK(cudaMemcpy(dBs, bs.data(), bs.size() * sizeof(int32_t),
+                     cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemset(dWrong, 0, sizeof(unsigned long long)));
+  divmodSmall<<<1024, 256>>>(dBs, int(bs.size()), dWrong, dExample);
+  CUDA_OK(cudaGetLastError());
+  unsigned long long smallWrong = 0;
+  int2 example{};
+  CUDA_OK(cudaMemcpy(&smallWrong, dWrong, sizeof smallWrong,
+                     cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(&example, dExample, sizeof example,
+                     cudaMemcpyDeviceToHost));
+  cudaFree(dBs);
+  cudaFree(dWrong);
+  cudaFree(dExample);
+  const long long pairs = (1ll << 20) * (long long)bs.size();
+  if (smallWrong)
+    std::printf("FAILED: imeta_divmod_small: %llu of %lld pairs wrong "
+                "(e.g. %d / %d)\n",
+                smallWrong, pairs, example.x, example.y);
+  else
+    std::printf("PASSED: imeta_divmod_small: %lld pairs (a < 2^20), 0 "
+                "wrong\n",
+                pairs);
+  return wrong || smallWrong ? 1 : 0;
 }

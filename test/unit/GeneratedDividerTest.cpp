@@ -28,8 +28,9 @@ TEST(GeneratedDivider, EqualsDivision) {
     ASSERT_EQ(q, a / d) << a << " / " << d;
     ASSERT_EQ(imeta_rem32(a, d, q), a % d) << a << " % " << d;
     ASSERT_EQ(IMETA_REM32(a, d, q), a % d) << a << " % " << d;
-    if (uint32_t(a) <= dv.limit)
+    if (uint32_t(a) <= dv.limit) {
       ASSERT_EQ(imeta_udiv32(a, dv), a / d) << a << " / " << d << " (multiply)";
+    }
   }
 }
 
@@ -38,6 +39,7 @@ TEST(GeneratedDivider, EqualsDivision) {
 TEST(GeneratedDivider, Int32Min) {
   EXPECT_EQ(IMETA_REM32(INT32_MIN, -1, 0), 0);
   const int32_t q = imeta_div32(INT32_MIN, 7, imeta_make_divider(7));
+  EXPECT_EQ(q, INT32_MIN / 7);
   EXPECT_EQ(IMETA_REM32(INT32_MIN, 7, q), INT32_MIN % 7);
 }
 
