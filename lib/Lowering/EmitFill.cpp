@@ -28,10 +28,9 @@ static LoadOp columnCopy(FieldOp field) {
 /// Before a `cols` field's column loop: the reads its formula makes that
 /// are the same at every column and row of the bucket, once (stores to the
 /// row would otherwise force their reloads), and a divider for each 32-bit
-/// division by one of them: a scalar field's copied from the context, a
-/// sequence's value's made here (config values and ratios have theirs in
-/// the context, read in place; all are made once per step by the stage).
-/// Records both in `scope`.
+/// division by one of them that is not a config value or a ratio (those
+/// are the context's, made once per step by the stage). Records both in
+/// `scope`.
 static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
                                   FieldOp field, FormulaScope &scope) {
   field.walk([&](Operation *op) {
@@ -44,19 +43,19 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
         op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
       return;
     Value divisor = op->getOperand(1);
-    if (scope.dividers.count(divisor))
-      return;
-    std::string made = contextDivider(st, scope, divisor);
-    // A config value's or ratio's divider is read in place; a scalar
-    // field's is indexed through the ratio map: copied out once.
-    if (!made.empty() && !divisor.getDefiningOp<GetOp>())
+    // A config value's or ratio's divider is read from the context in
+    // place. A scalar field's is made here, though the context has one:
+    // copied out through the ratio map, the loop measured 2-3% slower at
+    // 0.1-1 GiB (bench/RESULTS.md).
+    if (!contextDivider(st, scope, divisor).empty() &&
+        !divisor.getDefiningOp<GetOp>())
       return;
     auto it = scope.hoisted.find(divisor);
-    if (made.empty() && it == scope.hoisted.end())
+    if (it == scope.hoisted.end() || scope.dividers.count(divisor))
       return;
     std::string name = formatv("dv{0}", nextDivider++).str();
-    cs.line("const imeta_divider {0} = {1};", name,
-            made.empty() ? "imeta_make_divider(" + it->second + ")" : made);
+    cs.line("const imeta_divider {0} = imeta_make_divider({1});", name,
+            it->second);
     scope.dividers[divisor] = name;
   });
 }
