@@ -622,7 +622,7 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     // each lane kVec consecutive columns per step (one 16-byte store where
     // the row allows): up to 4 steps of kLanes * kVec columns, fewer when
     // the sequence's values would leave warps idle (a narrow row). The CPU
-    // takes whole rows. The row's values are computed once per tile. Tile
+    // takes whole rows. The row's values are computed once per row (below). Tile
     // arithmetic is in I: 32 bits in the fast instantiation.
     cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
             ": 1;");

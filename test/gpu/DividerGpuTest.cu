@@ -104,13 +104,7 @@ int main() {
 
   // The tile walk's divmod: divisors 1..1024, powers of two and their
   // neighbours up to 2^30, and INT32_MAX.
-  std::vector<int32_t> bs;
-  for (int32_t b = 1; b <= 1024; ++b)
-    bs.push_back(b);
-  for (int s = 11; s <= 30; ++s)
-    for (int32_t d : {-1, 0, 1})
-      bs.push_back((int32_t(1) << s) + d);
-  bs.push_back(INT32_MAX);
+  const std::vector<int32_t> bs = imeta::test::edgeDivisors(1024, 11);
   int32_t *dBs;
   unsigned long long *dWrong;
   int2 *dExample;

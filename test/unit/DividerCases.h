@@ -18,16 +18,23 @@
 
 namespace imeta::test {
 
-/// (a, d) pairs; `random` of them drawn with `seed`.
-inline std::vector<std::pair<int32_t, int32_t>>
-dividerCases(int random, uint64_t seed) {
+/// Divisors at the edges: 1..`upTo`, the powers of two 2^s +- 1 for
+/// `fromShift` <= s <= 30, and INT32_MAX.
+inline std::vector<int32_t> edgeDivisors(int32_t upTo, int fromShift) {
   std::vector<int32_t> ds;
-  for (int32_t d = 1; d <= 4097; ++d)
+  for (int32_t d = 1; d <= upTo; ++d)
     ds.push_back(d);
-  for (int s = 12; s <= 30; ++s)
+  for (int s = fromShift; s <= 30; ++s)
     for (int32_t off : {-1, 0, 1})
       ds.push_back((int32_t(1) << s) + off);
   ds.push_back(INT32_MAX);
+  return ds;
+}
+
+/// (a, d) pairs; `random` of them drawn with `seed`.
+inline std::vector<std::pair<int32_t, int32_t>>
+dividerCases(int random, uint64_t seed) {
+  std::vector<int32_t> ds = edgeDivisors(4097, 12);
   ds.push_back(INT32_MAX - 1);
   ds.push_back(1000003);  // a prime
   std::vector<std::pair<int32_t, int32_t>> ps;
