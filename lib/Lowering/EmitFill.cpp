@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Lowering/MonotoneLoads.h"
 #include "lib/Lowering/SpecEmitter.h"
 
 #include <functional>
@@ -58,6 +59,51 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
             it->second);
     scope.dividers[divisor] = name;
   });
+}
+
+/// In a GPU column step, before a tile's steps: each read of `field` whose
+/// index is monotone in the column (MonotoneLoads.h), checked once at the
+/// two ends of the tile's columns that execute it; a failure is recorded
+/// and the tile's steps are skipped. Adds the reads to `step`'s checked
+/// loads.
+static LogicalResult checkMonotoneLoads(CodeStream &cs, EmitterState &st,
+                                        FieldOp field,
+                                        const FormulaScope &scope,
+                                        FormulaScope &step) {
+  unsigned k = 0;
+  for (MonotoneLoad ml : monotoneLoads(field)) {
+    if (step.rangeCheckedLoads.contains(ml.load))
+      continue;
+    Region &body = field.getBody();
+    cs.line("// The read of {0}: its index is monotone in the column; the "
+            "tile's first and last column that read it bound it.",
+            ml.load.getInput());
+    FormulaScope at = scope;
+    at.col = "first";
+    SmallVector<std::string> bounds;
+    if (failed(emitSlice(cs, st, body, ml.bounds, at, bounds)))
+      return failure();
+    std::string last = "end";
+    for (const std::string &bound : bounds)
+      last = formatv("({0} < {1} ? {0} : {1})", bound, last).str();
+    std::string hi = formatv("last{0}", k++).str();
+    cs.line("const I {0} = {1} - 1;", hi, last);
+    CodeStream::Scope executed(cs, formatv("if ({0} >= first)", hi).str());
+    FormulaScope atHi = scope;
+    atHi.col = hi;
+    SmallVector<std::string> lo, up;
+    if (failed(emitSlice(cs, st, body, {ml.load.getIndex()}, at, lo)) ||
+        failed(emitSlice(cs, st, body, {ml.load.getIndex()}, atHi, up)))
+      return failure();
+    std::string list = ("ll_" + ml.load.getInput()).str();
+    cs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) {{ "
+            "imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
+            "imeta_in_list({0}, {1}) ? {2} : {0}); failed = true; }",
+            lo[0], list, up[0], st.site(ml.load), scope.ownerId, scope.seq,
+            scope.globalRow);
+    step.rangeCheckedLoads.insert(ml.load);
+  }
+  return success();
 }
 
 /// The seq field holding a `cols` field's live column count, if it has one.
@@ -735,9 +781,18 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
               "% 16 == 0) && sizeof({0}) == 4;",
               elem);
       cs.line("bool failed = false;");
+      FormulaScope step = scope;
+      step.deferFailures = "failed";
+      if (failed(checkMonotoneLoads(cs, st, field, scope, step)))
+        return failure();
       {
-        CodeStream::Scope steps(cs, "for (I c0 = first + lane * kVec; c0 < "
-                                    "end; c0 += kLanes * kVec)");
+        CodeStream::Scope steps(
+            cs, std::string(step.rangeCheckedLoads.size() >
+                                    scope.rangeCheckedLoads.size()
+                                ? "if (!failed) "
+                                : "") +
+                    "for (I c0 = first + lane * kVec; c0 < end; c0 += "
+                    "kLanes * kVec)");
         cs.line("{0} v[kVec] = {{};", elem);
         cs.line("#pragma unroll");
         {
@@ -746,8 +801,6 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
           // again: computed by its own lane too, so no new failure; not
           // stored. No branch a value.
           cs.line("const I col = c0 + u < end ? c0 + u : end - 1;");
-          FormulaScope step = scope;
-          step.deferFailures = "failed";
           SmallVector<std::string> results;
           if (failed(emitFormula(cs, st, field.getBody(), step, results)))
             return failure();

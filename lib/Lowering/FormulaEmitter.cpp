@@ -4,6 +4,7 @@
 #include "dialect/IMetaSymbols.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -84,6 +85,10 @@ public:
     (void)emit(op);
     return names.lookup(op->getResult(0));
   }
+
+  /// Emits one op of a slice (its operands emitted before it).
+  LogicalResult sliceOp(Operation *op) { return emit(op); }
+  std::string name(Value v) { return names.lookup(v); }
 
 private:
   std::string fresh() { return formatv("t{0}", st.nextTemp++).str(); }
@@ -486,6 +491,33 @@ std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st,
                                Operation *op, const FormulaScope &scope) {
   Printer printer(cs, st, scope);
   return printer.hoist(op);
+}
+
+LogicalResult imeta::emitSlice(CodeStream &cs, EmitterState &st, Region &body,
+                               ArrayRef<Value> targets,
+                               const FormulaScope &scope,
+                               SmallVectorImpl<std::string> &names) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work(targets.begin(), targets.end());
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !body.isAncestor(op->getParentRegion()) || !slice.insert(op))
+      continue;
+    if (op->getNumRegions() != 0)
+      return op->emitOpError("cannot be evaluated apart from its formula");
+    work.append(op->operand_begin(), op->operand_end());
+  }
+  Printer printer(cs, st, scope);
+  WalkResult emitted = body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (slice.contains(op) && failed(printer.sliceOp(op)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (emitted.wasInterrupted())
+    return failure();
+  for (Value v : targets)
+    names.push_back(printer.name(v));
+  return success();
 }
 
 LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st,

@@ -83,6 +83,16 @@ mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
                                 mlir::Region &body, const FormulaScope &scope,
                                 llvm::SmallVectorImpl<std::string> &results);
 
+/// Emits, in program order, the ops of `body` that `targets` are computed
+/// from (none may have regions), as `scope` names the point; `names`
+/// receives the C++ name of each target. Evaluates part of a formula at
+/// another point (a tile's end column, MonotoneLoads.h).
+mlir::LogicalResult emitSlice(CodeStream &cs, EmitterState &st,
+                              mlir::Region &body,
+                              llvm::ArrayRef<mlir::Value> targets,
+                              const FormulaScope &scope,
+                              llvm::SmallVectorImpl<std::string> &names);
+
 /// Whether `op` can be computed once before a loop over columns: a read
 /// of the config, an input or a host-stage value (no operands, cannot
 /// fail, the same at every column and row of a sequence's bucket).

@@ -1,0 +1,47 @@
+//===- MonotoneLoads.h - loads a column step checks once per tile -*- C++ -*-=//
+//
+// A `cols` field's formula reads a list at an index computed from its
+// column. Checked per value, each read costs the GPU column step a
+// compare, a branch and a convergence barrier around the failure record
+// (an expansion through the block table measured 4-5% of copy bandwidth
+// for that check alone, bench/RESULTS.md). Where the index is a monotone
+// function of the column, and the columns that execute the read are an
+// interval of the tile, the interval's two ends bound every index the
+// tile reads: one check a tile.
+//
+// Monotone: built from the column by adding or subtracting values that
+// do not depend on it, multiplying or dividing (truncating) by such a
+// value. In the fast instantiation every i32 result at an executed point
+// fits i32 (the range proof, or the host's checked dry run), so the C++
+// values equal the mathematical ones and stay monotone.
+//
+// The executed columns: the read sits at the top of the formula or in the
+// `then` region of `scf.if`s whose conditions are `col < X`, each X
+// independent of the column and computed at the top of the formula (at
+// every column): the interval [first, min(end, X...)).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_MONOTONELOADS_H
+#define IMETA_LOWERING_MONOTONELOADS_H
+
+#include "dialect/IMetaOps.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace imeta {
+
+/// A read whose index is monotone over the interval of columns that
+/// execute it.
+struct MonotoneLoad {
+  LoadOp load;
+  /// The exclusive upper column bounds of its enclosing branches.
+  llvm::SmallVector<mlir::Value, 2> bounds;
+};
+
+/// The reads of `field`'s formula that qualify, in program order.
+llvm::SmallVector<MonotoneLoad> monotoneLoads(FieldOp field);
+
+} // namespace imeta
+
+#endif // IMETA_LOWERING_MONOTONELOADS_H
