@@ -61,49 +61,58 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
   });
 }
 
-/// In a GPU column step, before a tile's steps: each read of `field` whose
-/// index is monotone in the column (MonotoneLoads.h), checked once at the
-/// two ends of the tile's columns that execute it; a failure is recorded
-/// and the tile's steps are skipped. Adds the reads to `step`'s checked
-/// loads.
-static LogicalResult checkMonotoneLoads(CodeStream &cs, EmitterState &st,
-                                        FieldOp field,
-                                        const FormulaScope &scope,
-                                        FormulaScope &step) {
-  unsigned k = 0;
+/// In a GPU column loop, once per row (`rowCs`, device code only): each
+/// read of `field` whose index is monotone in the column
+/// (MonotoneLoads.h), checked at the first and last column of the row that
+/// read it; a failure is recorded and sets `oobK` (declared on `cs`, before
+/// the loop), for the row's tiles to skip their steps. Adds the reads to
+/// `step`'s checked loads; returns the names of the flags.
+static FailureOr<SmallVector<std::string>>
+checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
+                   FieldOp field, const FormulaScope &scope,
+                   FormulaScope &step) {
+  SmallVector<std::string> flags;
   for (MonotoneLoad ml : monotoneLoads(field)) {
     if (step.rangeCheckedLoads.contains(ml.load))
       continue;
+    std::string flag = formatv("oob{0}", flags.size()).str();
+    cs.line("bool {0} = false;  (void){0};", flag);
+    rowCs.line("#ifdef __CUDA_ARCH__");
+    rowCs.line("// The read of {0}: its index is monotone in the column; "
+               "the row's first and last column that read it bound it.",
+               ml.load.getInput());
     Region &body = field.getBody();
-    cs.line("// The read of {0}: its index is monotone in the column; the "
-            "tile's first and last column that read it bound it.",
-            ml.load.getInput());
     FormulaScope at = scope;
-    at.col = "first";
+    at.col = "I(0)";
     SmallVector<std::string> bounds;
-    if (failed(emitSlice(cs, st, body, ml.bounds, at, bounds)))
+    if (failed(emitSlice(rowCs, st, body, ml.bounds, at, bounds)))
       return failure();
-    std::string last = "end";
+    std::string last = "I(cols)";
     for (const std::string &bound : bounds)
       last = formatv("({0} < {1} ? {0} : {1})", bound, last).str();
-    std::string hi = formatv("last{0}", k++).str();
-    cs.line("const I {0} = {1} - 1;", hi, last);
-    CodeStream::Scope executed(cs, formatv("if ({0} >= first)", hi).str());
-    FormulaScope atHi = scope;
-    atHi.col = hi;
-    SmallVector<std::string> lo, up;
-    if (failed(emitSlice(cs, st, body, {ml.load.getIndex()}, at, lo)) ||
-        failed(emitSlice(cs, st, body, {ml.load.getIndex()}, atHi, up)))
-      return failure();
-    std::string list = ("ll_" + ml.load.getInput()).str();
-    cs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) {{ "
-            "imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
-            "imeta_in_list({0}, {1}) ? {2} : {0}); failed = true; }",
-            lo[0], list, up[0], st.site(ml.load), scope.ownerId, scope.seq,
-            scope.globalRow);
+    std::string hi = "last_" + flag;
+    rowCs.line("const I {0} = {1} - 1;", hi, last);
+    rowCs.line("{0} = false;", flag);
+    {
+      CodeStream::Scope executed(rowCs, formatv("if ({0} >= 0)", hi).str());
+      FormulaScope atHi = scope;
+      atHi.col = hi;
+      SmallVector<std::string> lo, up;
+      if (failed(emitSlice(rowCs, st, body, {ml.load.getIndex()}, at, lo)) ||
+          failed(emitSlice(rowCs, st, body, {ml.load.getIndex()}, atHi, up)))
+        return failure();
+      std::string list = ("ll_" + ml.load.getInput()).str();
+      rowCs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
+                 "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
+                 "imeta_in_list({0}, {1}) ? {2} : {0}); {7} = true; }",
+                 lo[0], list, up[0], st.site(ml.load), scope.ownerId,
+                 scope.seq, scope.globalRow, flag);
+    }
+    rowCs.line("#endif");
     step.rangeCheckedLoads.insert(ml.load);
+    flags.push_back(flag);
   }
-  return success();
+  return flags;
 }
 
 /// The seq field holding a `cols` field's live column count, if it has one.
@@ -741,6 +750,13 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
     };
     if (failed(demand(field, "b")))
       return failure();
+    scope.rowsLocal = columnLocal;
+    FormulaScope step = scope;
+    step.deferFailures = "failed";
+    FailureOr<SmallVector<std::string>> outOfRange =
+        checkMonotoneLoads(cs, rowCs, st, field, scope, step);
+    if (failed(outOfRange))
+      return failure();
     // The warp's k-th tile is tile e = e0 + k * stride of the row-major
     // (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
     // most one carry (dt < tiles), so no division in the loop.
@@ -761,7 +777,6 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
       cs.line("row_done = j;");
       cs.raw(rowText);
     }
-    scope.rowsLocal = columnLocal;
     for (Operation *op : scope.rangeCheckedLoads) {
       auto load = cast<LoadOp>(op);
       cs.line("if (end > ll_{0}) return imeta_fail(c.err, kOutOfRange, {1}, "
@@ -780,17 +795,11 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
       cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
               "% 16 == 0) && sizeof({0}) == 4;",
               elem);
-      cs.line("bool failed = false;");
-      FormulaScope step = scope;
-      step.deferFailures = "failed";
-      if (failed(checkMonotoneLoads(cs, st, field, scope, step)))
-        return failure();
+      cs.line("bool failed = {0};",
+              outOfRange->empty() ? "false" : llvm::join(*outOfRange, " || "));
       {
         CodeStream::Scope steps(
-            cs, std::string(step.rangeCheckedLoads.size() >
-                                    scope.rangeCheckedLoads.size()
-                                ? "if (!failed) "
-                                : "") +
+            cs, std::string(outOfRange->empty() ? "" : "if (!failed) ") +
                     "for (I c0 = first + lane * kVec; c0 < end; c0 += "
                     "kLanes * kVec)");
         cs.line("{0} v[kVec] = {{};", elem);

@@ -86,7 +86,7 @@ mlir::LogicalResult emitFormula(CodeStream &cs, EmitterState &st,
 /// Emits, in program order, the ops of `body` that `targets` are computed
 /// from (none may have regions), as `scope` names the point; `names`
 /// receives the C++ name of each target. Evaluates part of a formula at
-/// another point (a tile's end column, MonotoneLoads.h).
+/// another point (a row's end column, MonotoneLoads.h).
 mlir::LogicalResult emitSlice(CodeStream &cs, EmitterState &st,
                               mlir::Region &body,
                               llvm::ArrayRef<mlir::Value> targets,

@@ -1,4 +1,4 @@
-//===- MonotoneLoads.cpp - loads a column step checks once per tile -------===//
+//===- MonotoneLoads.cpp - loads a column loop checks once per row --------===//
 
 #include "lib/Lowering/MonotoneLoads.h"
 
@@ -28,7 +28,7 @@ Trend sum(Trend a, Trend b) {
 }
 
 /// The trend of `v`: its defining ops must have no regions and read no
-/// list (the column step evaluates them at a tile's ends, unguarded).
+/// list (the column loop evaluates them at a row's ends, unguarded).
 Trend trendOf(Value v, DenseMap<Value, Trend> &memo) {
   if (auto it = memo.find(v); it != memo.end())
     return it->second;

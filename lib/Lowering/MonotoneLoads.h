@@ -1,4 +1,4 @@
-//===- MonotoneLoads.h - loads a column step checks once per tile -*- C++ -*-=//
+//===- MonotoneLoads.h - loads a column loop checks once per row -*- C++ -*-=//
 //
 // A `cols` field's formula reads a list at an index computed from its
 // column. Checked per value, each read costs the GPU column step a
@@ -6,8 +6,8 @@
 // (an expansion through the block table measured 4-5% of copy bandwidth
 // for that check alone, bench/RESULTS.md). Where the index is a monotone
 // function of the column, and the columns that execute the read are an
-// interval of the tile, the interval's two ends bound every index the
-// tile reads: one check a tile.
+// interval of the row, the interval's two ends bound every index the
+// row reads: one check a row (per warp that takes tiles of it).
 //
 // Monotone: built from the column by adding or subtracting values that
 // do not depend on it, multiplying or dividing (truncating) by such a
@@ -18,7 +18,9 @@
 // The executed columns: the read sits at the top of the formula or in the
 // `then` region of `scf.if`s whose conditions are `col < X`, each X
 // independent of the column and computed at the top of the formula (at
-// every column): the interval [first, min(end, X...)).
+// every column): the interval [0, min(cols, X...)). Both ends are columns
+// that execute the read, so evaluating the index there fails only where
+// the formula would.
 //
 //===----------------------------------------------------------------------===//
 
