@@ -199,6 +199,8 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "blockIdx.x) * blockDim.x + threadIdx.x;");
     cu.line("const int64_t nthreads = int64_t(gridDim.x) * gridDim.y * "
             "blockDim.x;");
+    // A path may have no host-stage outputs to copy (then unused).
+    cu.line("(void)tid, (void)nthreads;");
     cu.line("const int64_t N = c.num_seqs;");
     for (PlannedOutput &po : plan.outputs) {
       auto field = dyn_cast<FieldOp>(po.def);

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GeneratedInputs.h"
+#include "GpuTestSupport.h"
 #include "RandomBatch.h"
 #include "ReferenceV4.h"
 #include "deepinfer_v4_cuda.h"
@@ -31,36 +32,10 @@
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
 
-/// The generated driver's C ABI (deepinfer_v4_driver.cpp).
-extern "C" {
-struct imeta_value {
-  const char *name;
-  const int64_t *data;
-  int64_t count;
-  const int64_t *offsets;
-};
-int imeta_driver_run(const char *path, int32_t num_seqs,
-                     const imeta_value *config, int num_config,
-                     const imeta_value *inputs, int num_inputs, int gpu,
-                     const char **json, const char **error);
-}
 using Buffers = gen::DecodeZosExpandedBuffers;
 using BufferSet = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
 namespace {
-
-int failures = 0;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                \
-      std::fprintf(stderr, __VA_ARGS__);                                       \
-      std::fprintf(stderr, "\n");                                              \
-      ++failures;                                                              \
-      return false;                                                            \
-    }                                                                          \
-  } while (0)
 
 #define CUDA_OK(call)                                                          \
   do {                                                                         \
@@ -375,12 +350,8 @@ bool bufferSetChecks() {
 
 int main(int argc, char **argv) {
   int count = argc > 1 ? std::atoi(argv[1]) : 600;
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device; the GPU tests run on a machine "
-                "with one\n");
+  if (!gputest::haveDevice())
     return 77;
-  }
   cudaStream_t stream;
   if (cudaStreamCreate(&stream) != cudaSuccess)
     return 1;
@@ -391,7 +362,5 @@ int main(int argc, char **argv) {
                                100) &&
             driverGpuEqualsCpu("prompt_expanded", ref::PathKind::Prompt, 100);
   cudaStreamDestroy(stream);
-  std::printf("%s (%d failures)\n", ok && !failures ? "PASSED" : "FAILED",
-              failures);
-  return ok && !failures ? 0 : 1;
+  return gputest::finish(ok);
 }

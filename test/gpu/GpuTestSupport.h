@@ -1,0 +1,66 @@
+//===- GpuTestSupport.h - what the GPU tests share --------------*- C++ -*-===//
+//
+// The generated driver's C ABI (EmitDriver.cpp; imeta-run --backend cuda
+// calls it), a CHECK that records a failure and returns false from the
+// enclosing check, and the skip without a device (exit code 77: ctest's
+// "skipped").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_TEST_GPU_GPUTESTSUPPORT_H
+#define IMETA_TEST_GPU_GPUTESTSUPPORT_H
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+
+extern "C" {
+struct imeta_value {
+  const char *name;
+  const int64_t *data;
+  int64_t count;
+  const int64_t *offsets;
+};
+int imeta_driver_run(const char *path, int32_t num_seqs,
+                     const imeta_value *config, int num_config,
+                     const imeta_value *inputs, int num_inputs, int gpu,
+                     const char **json, const char **error);
+}
+
+namespace imeta::gputest {
+
+/// Failed CHECKs so far.
+inline int failures = 0;
+
+/// Whether a CUDA device is present; if not, says the tests are skipped.
+inline bool haveDevice() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0)
+    return true;
+  std::printf("SKIPPED: no CUDA device; the GPU tests run on a machine "
+              "with one\n");
+  return false;
+}
+
+/// Prints the verdict; the process's exit code.
+inline int finish(bool ok) {
+  std::printf("%s (%d failures)\n", ok && !failures ? "PASSED" : "FAILED",
+              failures);
+  return ok && !failures ? 0 : 1;
+}
+
+} // namespace imeta::gputest
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                \
+      std::fprintf(stderr, __VA_ARGS__);                                       \
+      std::fprintf(stderr, "\n");                                              \
+      ++imeta::gputest::failures;                                              \
+      return false;                                                            \
+    }                                                                          \
+  } while (0)
+
+#endif // IMETA_TEST_GPU_GPUTESTSUPPORT_H

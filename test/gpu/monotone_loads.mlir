@@ -1,0 +1,74 @@
+// Column fields whose list reads the GPU column loop checks once per row
+// (gather: under col < len; reverse: a decreasing index) and two it
+// checks per value (wrap: through a remainder; tail: in an `else`
+// branch). Compiled by test/Lowering/emit-monotone-loads.test (the code
+// it emits) and run by MonotoneLoadsGpuTest.cu (on the device, against
+// the host routine, including reads out of range).
+imeta.spec @monotone_loads {
+  imeta.config @width : i32 {min = 1 : i64}
+  imeta.config @d : i32 {min = 1 : i64}
+  imeta.input @q : i32 {min = 1 : i64}
+  imeta.input @n : i32 {min = 0 : i64}
+  imeta.input @src : !imeta.list {min = 0 : i64}
+  imeta.field @nq seq {
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+  imeta.field @len seq {
+    %n = imeta.get_input @n : i32
+    imeta.yield %n : i32
+  }
+  imeta.field @gather rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @len : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %v = scf.if %in -> (i32) {
+      %j = imeta.row_index : i32
+      %d = imeta.get_config @d : i32
+      %p = arith.addi %j, %t : i32
+      %k = arith.divsi %p, %d : i32
+      %x = imeta.load @src[%k] : i32
+      scf.yield %x : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
+  imeta.field @reverse rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %w = imeta.get_config @width : i32
+    %one = arith.constant 1 : i32
+    %top = arith.subi %w, %one : i32
+    %k = arith.subi %top, %t : i32
+    %x = imeta.load @src[%k] : i32
+    imeta.yield %x : i32
+  }
+  imeta.field @wrap rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %d = imeta.get_config @d : i32
+    %k = arith.remsi %t, %d : i32
+    %x = imeta.load @src[%k] : i32
+    imeta.yield %x : i32
+  }
+  imeta.field @tail rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @len : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %v = scf.if %in -> (i32) {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    } else {
+      %k = arith.subi %t, %len : i32
+      %x = imeta.load @src[%k] : i32
+      scf.yield %x : i32
+    }
+    imeta.yield %v : i32
+  }
+  imeta.path @p target(gpu) {
+    imeta.output "gather" = @gather
+    imeta.output "reverse" = @reverse
+    imeta.output "wrap" = @wrap
+    imeta.output "tail" = @tail
+  }
+}
