@@ -39,11 +39,14 @@ struct Batch {
 
 /// The smallest `src` every read of a sequence stays within: gather reads
 /// (j + t) / d for t < min(n, width), reverse width - 1 - t, wrap t % d,
-/// tail t - n for n <= t < width.
+/// tail t - n for n <= t < width, nested t * d / 2 for t < min(n, 50,
+/// width).
 int64_t neededLength(const Batch &b, const Sequence &s) {
   int64_t visible = std::min(s.n, b.width);
   int64_t gather = visible > 0 ? (s.q - 1 + visible - 1) / b.d + 1 : 0;
-  return std::max({gather, b.width, std::min(b.d, b.width),
+  int64_t low = std::min<int64_t>(visible, 50);
+  int64_t nested = low > 0 ? (low - 1) * b.d / 2 + 1 : 0;
+  return std::max({gather, nested, b.width, std::min(b.d, b.width),
                    b.width - visible});
 }
 

@@ -1,7 +1,7 @@
 // Column fields whose list reads the GPU column loop checks once per row
-// (gather: under col < len; reverse: a decreasing index) and two it
-// checks per value (wrap: through a remainder; tail: in an `else`
-// branch). Compiled by test/Lowering/emit-monotone-loads.test (the code
+// (gather: under col < len; reverse: a decreasing index; nested: under two
+// bounds, through a product) and two it checks per value (wrap: through a
+// remainder; tail: in an `else` branch). Compiled by test/Lowering/emit-monotone-loads.test (the code
 // it emits) and run by MonotoneLoadsGpuTest.cu (on the device, against
 // the host routine, including reads out of range).
 imeta.spec @monotone_loads {
@@ -65,10 +65,38 @@ imeta.spec @monotone_loads {
     }
     imeta.yield %v : i32
   }
+  // Two bounds (col < len, then col < 50) and a product: t * d / 2, read
+  // at columns [0, min(width, len, 50)).
+  imeta.field @nested rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @len : i32
+    %cap = arith.constant 50 : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %v = scf.if %in -> (i32) {
+      %low = arith.cmpi slt, %t, %cap : i32
+      %w = scf.if %low -> (i32) {
+        %d = imeta.get_config @d : i32
+        %two = arith.constant 2 : i32
+        %p = arith.muli %t, %d : i32
+        %k = arith.divsi %p, %two : i32
+        %x = imeta.load @src[%k] : i32
+        scf.yield %x : i32
+      } else {
+        %big = arith.constant -2 : i32
+        scf.yield %big : i32
+      }
+      scf.yield %w : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
   imeta.path @p target(gpu) {
     imeta.output "gather" = @gather
     imeta.output "reverse" = @reverse
     imeta.output "wrap" = @wrap
     imeta.output "tail" = @tail
+    imeta.output "nested" = @nested
   }
 }
