@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Lowering/ColumnSplit.h"
 #include "lib/Lowering/MonotoneLoads.h"
 #include "lib/Lowering/SpecEmitter.h"
 
@@ -797,23 +798,64 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
               elem);
       cs.line("bool failed = {0};",
               outOfRange->empty() ? "false" : llvm::join(*outOfRange, " || "));
+      // A formula branching on `col < X`: the step's columns against X
+      // once (ColumnSplit.h); the tile's columns below X end at `below`.
+      std::optional<ColumnSplit> split = columnSplit(field);
+      std::string bound;
+      if (split) {
+        FormulaScope at = scope;
+        at.col = "I(0)";
+        SmallVector<std::string> names;
+        if (failed(emitSlice(cs, st, field.getBody(), {split->bound}, at,
+                             names)))
+          return failure();
+        bound = names[0];
+        cs.line("const {0} below = {1} < end ? {1} : end;",
+                valueType(st, scope, split->bound), bound);
+      }
+      // The step's kVec values, where `known` decides the split's compares.
+      auto values = [&](bool clamp,
+                        std::optional<bool> known) -> LogicalResult {
+        FormulaScope at = step;
+        if (known)
+          for (Value cond : split->conditions)
+            at.known[cond] = *known;
+        cs.line("#pragma unroll");
+        CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
+        // Past the row's end (its last step; `clamp`), the row's last
+        // column again: computed by its own lane too, so no new failure;
+        // not stored. No branch a value.
+        cs.line(clamp ? "const I col = c0 + u < end ? c0 + u : end - 1;"
+                      : "const I col = c0 + u;");
+        SmallVector<std::string> results;
+        if (failed(emitFormula(cs, st, field.getBody(), at, results)))
+          return failure();
+        cs.line("v[u] = {0}({1});", elem, results[0]);
+        return success();
+      };
       {
         CodeStream::Scope steps(
             cs, std::string(outOfRange->empty() ? "" : "if (!failed) ") +
                     "for (I c0 = first + lane * kVec; c0 < end; c0 += "
                     "kLanes * kVec)");
         cs.line("{0} v[kVec] = {{};", elem);
-        cs.line("#pragma unroll");
-        {
-          CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
-          // Past the row's end (its last step), the row's last column
-          // again: computed by its own lane too, so no new failure; not
-          // stored. No branch a value.
-          cs.line("const I col = c0 + u < end ? c0 + u : end - 1;");
-          SmallVector<std::string> results;
-          if (failed(emitFormula(cs, st, field.getBody(), step, results)))
+        if (split) {
+          {
+            CodeStream::Scope allBelow(cs, "if (c0 + kVec <= below)");
+            if (failed(values(/*clamp=*/false, true)))
+              return failure();
+          }
+          {
+            CodeStream::Scope noneBelow(
+                cs, formatv("else if (c0 >= {0})", bound).str());
+            if (failed(values(/*clamp=*/true, false)))
+              return failure();
+          }
+          CodeStream::Scope straddles(cs, "else");
+          if (failed(values(/*clamp=*/true, std::nullopt)))
             return failure();
-          cs.line("v[u] = {0}({1});", elem, results[0]);
+        } else if (failed(values(/*clamp=*/true, std::nullopt))) {
+          return failure();
         }
         cs.line("if (!kStore) continue;");
         // Streaming (evict-first) stores: an expansion's rows are written

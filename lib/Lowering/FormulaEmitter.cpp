@@ -92,6 +92,11 @@ public:
 
 private:
   std::string fresh() { return formatv("t{0}", st.nextTemp++).str(); }
+  /// Where some branches are known (FormulaScope::known), a value can
+  /// lose its only reader: no warning for it (engine builds use -Werror).
+  const char *maybeUnused() const {
+    return s.known.empty() ? "" : "[[maybe_unused]] ";
+  }
   std::string in(Operation *op, unsigned i) {
     return names.lookup(op->getOperand(i));
   }
@@ -107,8 +112,8 @@ private:
   /// Declares the result of `op` as `expr`.
   std::string define(Operation *op, const std::string &expr) {
     std::string name = fresh();
-    cs.line("const {0} {1} = {2};", valueType(st, s, op->getResult(0)), name,
-            expr);
+    cs.line("{0}const {1} {2} = {3};", maybeUnused(),
+            valueType(st, s, op->getResult(0)), name, expr);
     names[op->getResult(0)] = name;
     return name;
   }
@@ -168,7 +173,9 @@ private:
           return success();
         })
         .Case<arith::CmpIOp>([&](auto cmp) { return compare(cmp); })
-        .Case<arith::SelectOp>([&](auto) {
+        .Case<arith::SelectOp>([&](auto select) {
+          if (auto it = s.known.find(select.getCondition()); it != s.known.end())
+            return alias(op, in(op, it->second ? 1 : 2));
           define(op, formatv("({0} ? {1} : {2})", in(op, 0), in(op, 1),
                              in(op, 2)));
           return success();
@@ -297,7 +304,8 @@ private:
     for (Value r : ifOp.getResults()) {
       results.push_back(fresh());
       names[r] = results.back();
-      cs.line("{0} {1} = 0;", valueType(st, s, r), results.back());
+      cs.line("{0}{1} {2} = 0;", maybeUnused(), valueType(st, s, r),
+              results.back());
     }
     auto branch = [&](Region &region) -> LogicalResult {
       if (region.empty())
@@ -309,6 +317,10 @@ private:
         cs.line("{0} = {1};", dst, src);
       return success();
     };
+    if (auto it = s.known.find(ifOp.getCondition()); it != s.known.end()) {
+      CodeStream::Scope taken(cs, "");
+      return branch(it->second ? ifOp.getThenRegion() : ifOp.getElseRegion());
+    }
     {
       CodeStream::Scope then(cs, formatv("if ({0})", in(ifOp, 0)).str());
       if (failed(branch(ifOp.getThenRegion())))

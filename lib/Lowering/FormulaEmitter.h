@@ -73,6 +73,10 @@ struct FormulaScope {
   llvm::DenseMap<mlir::Value, std::string> hoisted;
   /// Divisors the enclosing loop prepared an `imeta_divider` for: its name.
   llvm::DenseMap<mlir::Value, std::string> dividers;
+  /// Compares whose outcome the enclosing code established (a column
+  /// step on one side of a split, ColumnSplit.h): a branch on one emits
+  /// only the side taken, a select the operand taken.
+  llvm::DenseMap<mlir::Value, bool> known;
   /// The C++ name of a rows field of the same row space (its value at this
   /// point, given the index of the bucket to read).
   llvm::function_ref<std::string(FieldOp, const std::string &)> rowsLocal;
