@@ -46,18 +46,21 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
       return;
     Value divisor = op->getOperand(1);
     // A config value's or ratio's divider is read from the context in
-    // place. A scalar field's is made here, though the context has one:
-    // copied out through the ratio map, the loop measured 2-3% slower at
-    // 0.1-1 GiB (bench/RESULTS.md).
-    if (!contextDivider(st, scope, divisor).empty() &&
-        !divisor.getDefiningOp<GetOp>())
+    // place. A scalar field's is copied out of the context once (read
+    // through the ratio map, it would be reloaded at every use); made here
+    // per warp, it cost an expansion 4% of copy bandwidth at 32 MiB
+    // (bench/RESULTS.md).
+    std::string fromContext = contextDivider(st, scope, divisor);
+    if (!fromContext.empty() && !divisor.getDefiningOp<GetOp>())
       return;
     auto it = scope.hoisted.find(divisor);
     if (it == scope.hoisted.end() || scope.dividers.count(divisor))
       return;
     std::string name = formatv("dv{0}", nextDivider++).str();
-    cs.line("const imeta_divider {0} = imeta_make_divider({1});", name,
-            it->second);
+    cs.line("const imeta_divider {0} = {1};", name,
+            fromContext.empty()
+                ? formatv("imeta_make_divider({0})", it->second).str()
+                : fromContext);
     scope.dividers[divisor] = name;
   });
 }
@@ -277,10 +280,20 @@ IMETA_HD inline int32_t imeta_rem32(int32_t a, int32_t b, int32_t q) {
 /// of a / b, so its truncation is off by at most one, corrected once
 /// either way (a division is some twenty instructions, and a warp's walk
 /// took two per column field; a fallback division for larger a cost the
-/// expansion kernel 16 registers). The host divides.
+/// expansion kernel 16 registers). A wide row's walk (a < b) and a
+/// one-tile row's (b = 1) need none: the same for a warp's lanes, so a
+/// branch without divergence. The host divides.
 template <typename I>
 IMETA_HD inline void imeta_divmod_small(I a, I b, I &q, I &r) {
 #ifdef __CUDA_ARCH__
+  if (a < b) {
+    q = 0, r = a;
+    return;
+  }
+  if (b == 1) {
+    q = a, r = 0;
+    return;
+  }
   q = I(__float2int_rz(__fmul_rz(float(a), __frcp_rz(float(b)))));
   r = a - q * b;
   if (r < 0) --q, r += b;
