@@ -34,7 +34,7 @@ std::optional<ColumnSplit> imeta::columnSplit(FieldOp field) {
     Value cond = tested(op);
     auto cmp = cond ? cond.getDefiningOp<arith::CmpIOp>() : arith::CmpIOp();
     if (Value bound = cmp ? boundOf(cmp) : Value()) {
-      split = ColumnSplit{bound, {}};
+      split = ColumnSplit{bound, {}, {}};
       break;
     }
   }
@@ -43,5 +43,18 @@ std::optional<ColumnSplit> imeta::columnSplit(FieldOp field) {
   for (Operation &op : field.getBody().front())
     if (auto cmp = dyn_cast<arith::CmpIOp>(op); cmp && boundOf(cmp) == split->bound)
       split->conditions.push_back(cmp.getResult());
+  // The blocks that run at every column below the bound: the top, and the
+  // `then` side of a branch on the split's compare.
+  SmallVector<Block *, 2> below{&field.getBody().front()};
+  for (Operation &op : field.getBody().front())
+    if (auto branch = dyn_cast<scf::IfOp>(op);
+        branch && llvm::is_contained(split->conditions, branch.getCondition()))
+      below.push_back(&branch.getThenRegion().front());
+  for (Block *block : below)
+    for (Operation &op : *block)
+      if (isa<arith::DivSIOp, arith::RemSIOp>(op) &&
+          op.getResult(0).getType().isInteger(32) &&
+          trends.of(op.getOperand(0)) != Trend::none)
+        split->divisions.push_back(&op);
   return split;
 }

@@ -12,7 +12,10 @@
 //
 // The conditions: `arith.cmpi slt` of the column and a column-invariant
 // value (ColumnTrend.h), both at the top of the formula. Every such
-// compare with the same bound is known in the two uniform cases.
+// compare with the same bound is known in the two uniform cases. Below
+// the bound, a division whose dividend is monotone in the column needs
+// its range tested once per row, not per value (the GPU's division is a
+// multiply for a dividend in range, else a slow path behind a branch).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,12 @@ namespace imeta {
 struct ColumnSplit {
   mlir::Value bound;
   llvm::SmallVector<mlir::Value, 2> conditions;
+  /// 32-bit divisions (quotients, remainders) at the top of the formula or
+  /// directly in the `then` side of a branch on one of `conditions`, whose
+  /// dividend is monotone in the column: where the row's first and last
+  /// column below `bound` are in the divider's range, every column below
+  /// is, and the side below divides by the multiply alone.
+  llvm::SmallVector<mlir::Operation *, 2> divisions;
 };
 
 /// The split of `field`'s formula by the first qualifying compare that a

@@ -119,6 +119,68 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
   return flags;
 }
 
+/// In a GPU column loop, once per row (`rowCs`, device code only): for the
+/// divisions `split` finds below its bound (ColumnSplit.h) that divide by
+/// a divider, whether the row's first and last column below the bound
+/// have their dividends in the divider's range; then, the dividends being
+/// monotone, every column below has. Sets the flag it returns (declared
+/// on `cs`, before the loop; "" where no division qualifies) and adds the
+/// divisions to `exact`.
+static FailureOr<std::string>
+rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
+                    FieldOp field, const ColumnSplit &split,
+                    const FormulaScope &scope,
+                    llvm::SmallPtrSetImpl<Operation *> &exact) {
+  SmallVector<Operation *> divisions;
+  for (Operation *op : split.divisions)
+    if (!dividerOf(st, scope, op->getOperand(1)).empty())
+      divisions.push_back(op);
+  if (divisions.empty())
+    return std::string();
+  std::string flag = "in_range";
+  cs.line("bool {0} = false;  (void){0};", flag);
+  rowCs.line("#ifdef __CUDA_ARCH__");
+  rowCs.line("// The divisions below the split: their dividends are monotone "
+             "in the column; the row's first and last column below it bound "
+             "them.");
+  Region &body = field.getBody();
+  FormulaScope at = scope;
+  at.col = "I(0)";
+  SmallVector<std::string> bound;
+  if (failed(emitSlice(rowCs, st, body, {split.bound}, at, bound)))
+    return failure();
+  rowCs.line("const I last_below = ({0} < I(cols) ? {0} : I(cols)) - 1;",
+             bound[0]);
+  rowCs.line("{0} = false;", flag);
+  {
+    CodeStream::Scope some(rowCs, "if (last_below >= 0)");
+    FormulaScope atLast = scope;
+    atLast.col = "last_below";
+    SmallVector<Value> dividends;
+    for (Operation *op : divisions)
+      dividends.push_back(op->getOperand(0));
+    SmallVector<std::string> lo, hi;
+    if (failed(emitSlice(rowCs, st, body, dividends, at, lo)) ||
+        failed(emitSlice(rowCs, st, body, dividends, atLast, hi)))
+      return failure();
+    // (A quotient and a remainder of the same operands test once.)
+    SmallVector<std::string> tests;
+    for (auto [k, op] : llvm::enumerate(divisions)) {
+      std::string dv = dividerOf(st, scope, op->getOperand(1));
+      std::string test = formatv("uint32_t({0}) <= {2}.limit && uint32_t("
+                                 "{1}) <= {2}.limit",
+                                 lo[k], hi[k], dv)
+                             .str();
+      if (!llvm::is_contained(tests, test))
+        tests.push_back(test);
+      exact.insert(op);
+    }
+    rowCs.line("{0} = {1};", flag, llvm::join(tests, " && "));
+  }
+  rowCs.line("#endif");
+  return flag;
+}
+
 /// The seq field holding a `cols` field's live column count, if it has one.
 static FieldOp liveField(FieldOp field) {
   if (!field.getLive())
@@ -776,6 +838,15 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
         checkMonotoneLoads(cs, rowCs, st, field, scope, step);
     if (failed(outOfRange))
       return failure();
+    // A formula branching on `col < X`: the step's columns against X
+    // once (ColumnSplit.h), and the divisions below X ranged once a row.
+    std::optional<ColumnSplit> split = columnSplit(field);
+    llvm::SmallPtrSet<Operation *, 2> exact;
+    FailureOr<std::string> inRange = std::string();
+    if (split)
+      inRange = rangeSplitDivisions(cs, rowCs, st, field, *split, scope, exact);
+    if (failed(inRange))
+      return failure();
     // The warp's k-th tile is tile e = e0 + k * stride of the row-major
     // (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
     // most one carry (dt < tiles), so no division in the loop.
@@ -816,9 +887,9 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
               elem);
       cs.line("bool failed = {0};",
               outOfRange->empty() ? "false" : llvm::join(*outOfRange, " || "));
-      // A formula branching on `col < X`: the step's columns against X
-      // once (ColumnSplit.h); the tile's columns below X end at `below`.
-      std::optional<ColumnSplit> split = columnSplit(field);
+      // The tile's columns below X end at `below`; where the row's
+      // divisions below X were not found in range, none are taken as below
+      // (each value's own test then decides).
       std::string bound;
       if (split) {
         FormulaScope at = scope;
@@ -828,8 +899,11 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
                              names)))
           return failure();
         bound = names[0];
-        cs.line("const {0} below = {1} < end ? {1} : end;",
-                valueType(st, scope, split->bound), bound);
+        std::string below = formatv("{0} < end ? {0} : end", bound).str();
+        if (!inRange->empty())
+          below = formatv("{0} ? ({1}) : first", *inRange, below).str();
+        cs.line("const {0} below = {1};", valueType(st, scope, split->bound),
+                below);
       }
       // The step's kVec values, where `known` decides the split's compares.
       auto values = [&](bool clamp,
@@ -838,6 +912,8 @@ LogicalResult SpecEmitter::emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpa
         if (known)
           for (Value cond : split->conditions)
             at.known[cond] = *known;
+        if (known == std::optional<bool>(true))
+          at.exactDivisions.insert(exact.begin(), exact.end());
         cs.line("#pragma unroll");
         CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
         // Past the row's end (its last step; `clamp`), the row's last

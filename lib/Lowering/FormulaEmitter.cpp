@@ -236,13 +236,13 @@ private:
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
       // A divisor with a divider (the batch's, or one the loop prepared):
       // multiply and shift.
-      std::string dv = contextDivider(st, s, op->getOperand(1));
-      if (auto it = s.dividers.find(op->getOperand(1)); it != s.dividers.end())
-        dv = it->second;
+      std::string dv = dividerOf(st, s, op->getOperand(1));
       bool prepared = !dv.empty();
       std::string quotient =
-          prepared ? formatv("imeta_div32({0}, {1}, {2})", x, y, dv).str()
-                   : formatv("{0} / {1}", x, y).str();
+          !prepared ? formatv("{0} / {1}", x, y).str()
+          : s.exactDivisions.contains(op)
+              ? formatv("imeta_udiv32({0}, {1})", x, dv).str()
+              : formatv("imeta_div32({0}, {1}, {2})", x, y, dv).str();
       std::string expr =
           isa<arith::DivSIOp>(op) ? quotient
           : rem && prepared
@@ -482,6 +482,13 @@ std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
           .str();
   }
   return "";
+}
+
+std::string imeta::dividerOf(EmitterState &st, const FormulaScope &scope,
+                            Value divisor) {
+  if (auto it = scope.dividers.find(divisor); it != scope.dividers.end())
+    return it->second;
+  return contextDivider(st, scope, divisor);
 }
 
 bool imeta::isScalarDivisor(FieldOp field) {

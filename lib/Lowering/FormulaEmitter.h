@@ -77,6 +77,10 @@ struct FormulaScope {
   /// step on one side of a split, ColumnSplit.h): a branch on one emits
   /// only the side taken, a select the operand taken.
   llvm::DenseMap<mlir::Value, bool> known;
+  /// 32-bit divisions whose dividend the enclosing code found inside
+  /// their divider's range (a column step below a split, ColumnSplit.h):
+  /// the multiply without its per-value test.
+  llvm::SmallPtrSet<mlir::Operation *, 2> exactDivisions;
   /// The C++ name of a rows field of the same row space (its value at this
   /// point, given the index of the bucket to read).
   llvm::function_ref<std::string(FieldOp, const std::string &)> rowsLocal;
@@ -107,6 +111,11 @@ bool isLoopInvariantRead(mlir::Operation *op);
 /// stage: `c.dv_cfg_X`, `c.dv_set[s][b]`, `c.dv_h_X[b]`); "" otherwise.
 std::string contextDivider(EmitterState &st, const FormulaScope &scope,
                            mlir::Value divisor);
+
+/// The divider a 32-bit division by `divisor` uses in `scope`: one the
+/// enclosing loop prepared, else the context's; "" where it has none.
+std::string dividerOf(EmitterState &st, const FormulaScope &scope,
+                      mlir::Value divisor);
 
 /// Whether a 32-bit division or remainder of the spec divides by scalar
 /// field `field` (its context then holds dividers `dv_h_X`).

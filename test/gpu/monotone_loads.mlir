@@ -1,9 +1,11 @@
 // Column fields whose list reads the GPU column loop checks once per row
 // (gather: under col < len; reverse: a decreasing index; nested: under two
-// bounds, through a product) and two it checks per value (wrap: through a
-// remainder; tail: in an `else` branch). Compiled by test/Lowering/emit-monotone-loads.test (the code
-// it emits) and run by MonotoneLoadsGpuTest.cu (on the device, against
-// the host routine, including reads out of range).
+// bounds, through a product), two it checks per value (wrap: through a
+// remainder; tail: in an `else` branch), and a division below a split
+// whose dividend can be negative (shifted). Compiled by
+// test/Lowering/emit-monotone-loads.test (the code it emits) and run by
+// MonotoneLoadsGpuTest.cu (on the device, against the host routine,
+// including reads out of range).
 imeta.spec @monotone_loads {
   imeta.config @width : i32 {min = 1 : i64}
   imeta.config @d : i32 {min = 1 : i64}
@@ -92,11 +94,31 @@ imeta.spec @monotone_loads {
     }
     imeta.yield %v : i32
   }
+  // A division below `col < len` whose dividend is below zero at a row's
+  // first columns ((t - 2) / d): the row's range test fails there, each
+  // value takes its own (ColumnSplit.h).
+  imeta.field @shifted rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @len : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %v = scf.if %in -> (i32) {
+      %d = imeta.get_config @d : i32
+      %two = arith.constant 2 : i32
+      %p = arith.subi %t, %two : i32
+      %k = arith.divsi %p, %d : i32
+      scf.yield %k : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
   imeta.path @p target(gpu) {
     imeta.output "gather" = @gather
     imeta.output "reverse" = @reverse
     imeta.output "wrap" = @wrap
     imeta.output "tail" = @tail
     imeta.output "nested" = @nested
+    imeta.output "shifted" = @shifted
   }
 }
