@@ -8,6 +8,11 @@
 
 namespace imeta::emit {
 
+/// The text of runtime/DriverAbi.h (made by CMake).
+static const char kDriverAbi[] =
+#include "lib/Lowering/DriverAbi.inc"
+    ;
+
 void SpecEmitter::emitDriver(CodeStream &cs) {
   bool hasGpu = llvm::any_of(
       plans, [](PathPlan &p) { return p.path.getTarget() == Target::gpu; });
@@ -32,20 +37,11 @@ void SpecEmitter::emitDriver(CodeStream &cs) {
 #include <vector>
 
 )");
+  // The C ABI (runtime/DriverAbi.h), as text: the driver builds on its own.
+  cs.raw(kDriverAbi);
+  cs.blank();
   cs.line("namespace g = {0};", ns());
   cs.raw(R"(
-extern "C" {
-/// One config parameter or input: `count` values (a scalar has one; an
-/// input one per sequence; a list input its values with num_seqs + 1
-/// `offsets`).
-struct imeta_value {
-  const char *name;
-  const int64_t *data;
-  int64_t count;
-  const int64_t *offsets;
-};
-}
-
 namespace {
 std::string g_json, g_error;
 

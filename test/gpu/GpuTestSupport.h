@@ -1,7 +1,7 @@
 //===- GpuTestSupport.h - what the GPU tests share --------------*- C++ -*-===//
 //
-// The generated driver's C ABI (EmitDriver.cpp; imeta-run --backend cuda
-// calls it), a CHECK that records a failure and returns false from the
+// The generated driver's C ABI (runtime/DriverAbi.h; imeta-run --backend
+// cuda calls it), a CHECK that records a failure and returns false from the
 // enclosing check, and the skip without a device (exit code 77: ctest's
 // "skipped").
 //
@@ -10,23 +10,12 @@
 #ifndef IMETA_TEST_GPU_GPUTESTSUPPORT_H
 #define IMETA_TEST_GPU_GPUTESTSUPPORT_H
 
+#include "runtime/DriverAbi.h"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
-
-extern "C" {
-struct imeta_value {
-  const char *name;
-  const int64_t *data;
-  int64_t count;
-  const int64_t *offsets;
-};
-int imeta_driver_run(const char *path, int32_t num_seqs,
-                     const imeta_value *config, int num_config,
-                     const imeta_value *inputs, int num_inputs, int gpu,
-                     const char **json, const char **error);
-}
 
 namespace imeta::gputest {
 

@@ -3,6 +3,7 @@
 #include "CompiledBackend.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Lowering/CppEmitter.h"
+#include "runtime/DriverAbi.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -18,16 +19,9 @@ using namespace imeta;
 
 namespace {
 
-/// Mirrors `imeta_value` in the generated driver.
-struct DriverValue {
-  const char *name;
-  const int64_t *data;
-  int64_t count;
-  const int64_t *offsets;
-};
-using DriverRun = int (*)(const char *, int32_t, const DriverValue *, int,
-                          const DriverValue *, int, int, const char **,
-                          const char **);
+/// A value and the entry point of the generated driver (its C ABI).
+using DriverValue = imeta_value;
+using DriverRun = imeta_driver_run_fn;
 
 llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);

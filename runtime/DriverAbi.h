@@ -1,0 +1,37 @@
+//===- DriverAbi.h - the C ABI of a generated driver ------------*- C++ -*-===//
+//
+// What `imeta-gen`'s `NAME_driver.cpp` exports and its callers use
+// (`imeta-run --backend cpu|cuda` loads it; the GPU tests link it): batch
+// values by name in, the field file (SPEC.md §6) or an error out. The one
+// definition: the generator emits this text into every driver
+// (lib/Lowering/EmitDriver.cpp), so a driver builds on its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_RUNTIME_DRIVERABI_H
+#define IMETA_RUNTIME_DRIVERABI_H
+
+#include <cstdint>
+
+extern "C" {
+/// One config parameter or input: `count` values (a scalar has one; an
+/// input one per sequence; a list input its values with num_seqs + 1
+/// `offsets`).
+struct imeta_value {
+  const char *name;
+  const int64_t *data;
+  int64_t count;
+  const int64_t *offsets;
+};
+
+/// Runs path `path` on the batch (on the device if `gpu` and the driver
+/// was built with -DIMETA_DRIVER_CUDA): 0 and `*json` the field file, or
+/// nonzero and `*error` the message. Both stay valid until the next call.
+int imeta_driver_run(const char *path, int32_t num_seqs,
+                     const imeta_value *config, int num_config,
+                     const imeta_value *inputs, int num_inputs, int gpu,
+                     const char **json, const char **error);
+typedef decltype(&imeta_driver_run) imeta_driver_run_fn;
+}
+
+#endif // IMETA_RUNTIME_DRIVERABI_H
