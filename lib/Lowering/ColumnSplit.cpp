@@ -41,7 +41,8 @@ std::optional<ColumnSplit> imeta::columnSplit(FieldOp field) {
   if (!split)
     return std::nullopt;
   for (Operation &op : field.getBody().front())
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op); cmp && boundOf(cmp) == split->bound)
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op);
+        cmp && boundOf(cmp) == split->bound)
       split->conditions.push_back(cmp.getResult());
   // The blocks that run at every column below the bound: the top, and the
   // `then` side of a branch on the split's compare.

@@ -1,4 +1,4 @@
-//===- ColumnTrend.h - how a formula's values vary with the column -*- C++ -*-=//
+//===- ColumnTrend.h - how values vary with the column ---------*- C++ -*-===//
 //
 // A `cols` field's formula is evaluated at every column of a row. The
 // column loop can do better than evaluate each value where it knows how a

@@ -2,7 +2,8 @@
 //
 // Private to lib/Lowering. One SpecEmitter generates every file of a spec;
 // its printers live in one file per output: EmitHeader.cpp (public API),
-// EmitFill.cpp (contexts and fused fill functions), EmitHost.cpp (host
+// EmitFill.cpp (contexts and fused fill functions; their `cols` loops in
+// EmitColumnLoop.cpp), EmitHost.cpp (host
 // stage and CPU entry points), EmitCuda.cpp (staging and kernels),
 // EmitDriver.cpp (the tools' C ABI).
 //
@@ -19,6 +20,9 @@
 #include "lib/Transforms/PathPlan.h"
 
 #include "mlir/IR/OperationSupport.h"
+
+#include <functional>
+#include <optional>
 
 namespace imeta::emit {
 
@@ -193,6 +197,49 @@ private:
 
   /// The loops of a space's fill function: buckets of the count, rows.
   LogicalResult emitSpaceLoops(CodeStream &cs, PathPlan &plan, RowSpace &space);
+
+  /// What the loops of one space's fill function share: the space's ratio
+  /// set and the locals holding its rows fields' values at the row.
+  struct SpaceLoops {
+    FlatSymbolRefAttr spaceSet;
+    llvm::DenseMap<Operation *, std::string> locals;
+    /// The local holding rows field `f`'s value at bucket index `idx`
+    /// (FormulaScope::rowsLocal).
+    std::function<std::string(FieldOp, const std::string &)> rowsLocal =
+        [this](FieldOp f, const std::string &idx) -> std::string {
+      const std::string &name = locals[f];
+      if (!f.getRatiosAttr() || spaceSet)
+        return name;
+      return name + "[" + idx + "]";
+    };
+    SpaceLoops() = default;
+    SpaceLoops(const SpaceLoops &) = delete;
+    SpaceLoops &operator=(const SpaceLoops &) = delete;
+  };
+
+  /// Opens the field's bucket loop (or the guard that the space's bucket is
+  /// one of the field's) and binds `b` and `n`.
+  void openBuckets(CodeStream &cs, SpaceLoops &sp, FieldOp field,
+                   std::optional<CodeStream::Scope> &bucketScope,
+                   std::optional<CodeStream::Scope> &guard);
+
+  /// How a field's formula names its point in a fill function.
+  FormulaScope scopeOf(SpaceLoops &sp, FieldOp field, StringRef b = "b");
+
+  /// One `cols` field's loop over (row, column) pairs (EmitColumnLoop.cpp).
+  LogicalResult emitColumnField(CodeStream &cs, PathPlan &plan,
+                                SpaceLoops &sp, FieldOp field);
+
+  /// Its live column count: the `live` field's, else the width.
+  std::string liveColumns(FieldOp field, const FormulaScope &scope);
+
+  /// The seq field holding a `cols` field's live column count, if it has
+  /// one.
+  static FieldOp liveField(FieldOp field) {
+    if (!field.getLive())
+      return FieldOp();
+    return lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
+  }
 
   //===--------------------------------------------------------------------===//
   // Host source

@@ -1,0 +1,448 @@
+//===- EmitColumnLoop.cpp - a `cols` field's loop in a fill function -----===//
+//
+// A `cols` field is filled by its own loop over (row, column) pairs of the
+// sequence: on the GPU a warp takes tiles of consecutive columns of one
+// row, each lane 4 consecutive columns a step (one 16-byte store); on the
+// CPU a thread takes whole rows. The row values the formula reads are
+// computed once per row; list reads monotone in the column are checked
+// once per row (MonotoneLoads.h); a branch on `col < X` is taken once per
+// step (ColumnSplit.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Lowering/ColumnSplit.h"
+#include "lib/Lowering/MonotoneLoads.h"
+#include "lib/Lowering/SpecEmitter.h"
+
+namespace imeta::emit {
+
+/// The load of a `cols` field whose value is the list element at its
+/// column (the row is a slice of the list), if that is all it computes.
+static LoadOp columnCopy(FieldOp field) {
+  Block &body = field.getBody().front();
+  if (body.getOperations().size() != 3)
+    return LoadOp();
+  auto load = dyn_cast<LoadOp>(*std::next(body.begin()));
+  if (!load || !load.getIndex().getDefiningOp<ColIndexOp>() ||
+      body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != load.getResult())
+    return LoadOp();
+  return load;
+}
+
+/// Before a `cols` field's column loop: the reads its formula makes that
+/// are the same at every column and row of the bucket, once (stores to the
+/// row would otherwise force their reloads), and a divider for each 32-bit
+/// division by one of them that is not a config value or a ratio (those
+/// are the context's, made once per step by the stage). Records both in
+/// `scope`.
+static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
+                                  FieldOp field, FormulaScope &scope) {
+  field.walk([&](Operation *op) {
+    if (isLoopInvariantRead(op) && !scope.hoisted.count(op->getResult(0)))
+      scope.hoisted[op->getResult(0)] = emitHoisted(cs, st, op, scope);
+  });
+  unsigned nextDivider = 0;
+  field.walk([&](Operation *op) {
+    if (!isa<arith::DivSIOp, arith::RemSIOp>(op) ||
+        op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
+      return;
+    Value divisor = op->getOperand(1);
+    // A config value's or ratio's divider is read from the context in
+    // place. A scalar field's is copied out of the context once (read
+    // through the ratio map, it would be reloaded at every use); made here
+    // per warp, it cost an expansion 4% of copy bandwidth at 32 MiB
+    // (bench/RESULTS.md).
+    std::string fromContext = contextDivider(st, scope, divisor);
+    if (!fromContext.empty() && !divisor.getDefiningOp<GetOp>())
+      return;
+    auto it = scope.hoisted.find(divisor);
+    if (it == scope.hoisted.end() || scope.dividers.count(divisor))
+      return;
+    std::string name = formatv("dv{0}", nextDivider++).str();
+    cs.line("const imeta_divider {0} = {1};", name,
+            fromContext.empty()
+                ? formatv("imeta_make_divider({0})", it->second).str()
+                : fromContext);
+    scope.dividers[divisor] = name;
+  });
+}
+
+/// In a GPU column loop, once per row (`rowCs`, device code only): each
+/// read of `field` whose index is monotone in the column
+/// (MonotoneLoads.h), checked at the first and last column of the row that
+/// read it; a failure is recorded and sets `oobK` (declared on `cs`, before
+/// the loop), for the row's tiles to skip their steps. Adds the reads to
+/// `step`'s checked loads; returns the names of the flags.
+static FailureOr<SmallVector<std::string>>
+checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
+                   FieldOp field, const FormulaScope &scope,
+                   FormulaScope &step) {
+  SmallVector<std::string> flags;
+  for (MonotoneLoad ml : monotoneLoads(field)) {
+    if (step.rangeCheckedLoads.contains(ml.load))
+      continue;
+    std::string flag = formatv("oob{0}", flags.size()).str();
+    cs.line("bool {0} = false;  (void){0};", flag);
+    rowCs.line("#ifdef __CUDA_ARCH__");
+    rowCs.line("// The read of {0}: its index is monotone in the column; "
+               "the row's first and last column that read it bound it.",
+               ml.load.getInput());
+    Region &body = field.getBody();
+    FormulaScope at = scope;
+    at.col = "I(0)";
+    SmallVector<std::string> bounds;
+    if (failed(emitSlice(rowCs, st, body, ml.bounds, at, bounds)))
+      return failure();
+    std::string last = "I(cols)";
+    for (const std::string &bound : bounds)
+      last = formatv("({0} < {1} ? {0} : {1})", bound, last).str();
+    std::string hi = "last_" + flag;
+    rowCs.line("const I {0} = {1} - 1;", hi, last);
+    rowCs.line("{0} = false;", flag);
+    {
+      CodeStream::Scope executed(rowCs, formatv("if ({0} >= 0)", hi).str());
+      FormulaScope atHi = scope;
+      atHi.col = hi;
+      SmallVector<std::string> lo, up;
+      if (failed(emitSlice(rowCs, st, body, {ml.load.getIndex()}, at, lo)) ||
+          failed(emitSlice(rowCs, st, body, {ml.load.getIndex()}, atHi, up)))
+        return failure();
+      std::string list = ("ll_" + ml.load.getInput()).str();
+      rowCs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
+                 "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
+                 "imeta_in_list({0}, {1}) ? {2} : {0}); {7} = true; }",
+                 lo[0], list, up[0], st.site(ml.load), scope.ownerId,
+                 scope.seq, scope.globalRow, flag);
+    }
+    rowCs.line("#endif");
+    step.rangeCheckedLoads.insert(ml.load);
+    flags.push_back(flag);
+  }
+  return flags;
+}
+
+/// In a GPU column loop, once per row (`rowCs`, device code only): for the
+/// divisions `split` finds below its bound (ColumnSplit.h) that divide by
+/// a divider, whether the row's first and last column below the bound
+/// have their dividends in the divider's range; then, the dividends being
+/// monotone, every column below has. Sets the flag it returns (declared
+/// on `cs`, before the loop; "" where no division qualifies) and adds the
+/// divisions to `exact`.
+static FailureOr<std::string>
+rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
+                    FieldOp field, const ColumnSplit &split,
+                    const FormulaScope &scope,
+                    llvm::SmallPtrSetImpl<Operation *> &exact) {
+  SmallVector<Operation *> divisions;
+  for (Operation *op : split.divisions)
+    if (!dividerOf(st, scope, op->getOperand(1)).empty())
+      divisions.push_back(op);
+  if (divisions.empty())
+    return std::string();
+  std::string flag = "in_range";
+  cs.line("bool {0} = false;  (void){0};", flag);
+  rowCs.line("#ifdef __CUDA_ARCH__");
+  rowCs.line("// The divisions below the split: their dividends are monotone "
+             "in the column; the row's first and last column below it bound "
+             "them.");
+  Region &body = field.getBody();
+  FormulaScope at = scope;
+  at.col = "I(0)";
+  SmallVector<std::string> bound;
+  if (failed(emitSlice(rowCs, st, body, {split.bound}, at, bound)))
+    return failure();
+  rowCs.line("const I last_below = ({0} < I(cols) ? {0} : I(cols)) - 1;",
+             bound[0]);
+  rowCs.line("{0} = false;", flag);
+  {
+    CodeStream::Scope some(rowCs, "if (last_below >= 0)");
+    FormulaScope atLast = scope;
+    atLast.col = "last_below";
+    SmallVector<Value> dividends;
+    for (Operation *op : divisions)
+      dividends.push_back(op->getOperand(0));
+    SmallVector<std::string> lo, hi;
+    if (failed(emitSlice(rowCs, st, body, dividends, at, lo)) ||
+        failed(emitSlice(rowCs, st, body, dividends, atLast, hi)))
+      return failure();
+    // (A quotient and a remainder of the same operands test once.)
+    SmallVector<std::string> tests;
+    for (auto [k, op] : llvm::enumerate(divisions)) {
+      std::string dv = dividerOf(st, scope, op->getOperand(1));
+      std::string test = formatv("uint32_t({0}) <= {2}.limit && uint32_t("
+                                 "{1}) <= {2}.limit",
+                                 lo[k], hi[k], dv)
+                             .str();
+      if (!llvm::is_contained(tests, test))
+        tests.push_back(test);
+      exact.insert(op);
+    }
+    rowCs.line("{0} = {1};", flag, llvm::join(tests, " && "));
+  }
+  rowCs.line("#endif");
+  return flag;
+}
+
+std::string SpecEmitter::liveColumns(FieldOp field,
+                                     const FormulaScope &scope) {
+  FieldOp live = liveField(field);
+  if (!live)
+    return columnCount(field, scope);
+  if (!live.getRatiosAttr())
+    return "hs_" + live.getSymName().str();
+  return formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
+                 bucketIndex(st, scope, live.getRatiosAttr()))
+      .str();
+}
+
+LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
+                                           SpaceLoops &sp, FieldOp field) {
+  commentFormula(cs, field);
+  std::optional<CodeStream::Scope> bucketScope, guard;
+  openBuckets(cs, sp, field, bucketScope, guard);
+  FormulaScope scope = scopeOf(sp, field);
+  cs.line("const int64_t cols = {0};", liveColumns(field, scope));
+  const PlannedOutput *out = outputOf(plan, field);
+  if (out)
+    cs.line("const int64_t width = c.o_{0}_width;", out->name);
+  // Loads indexed by the column itself, on every column: one bounds
+  // check per row (or tile) instead of one per value.
+  for (Operation &op : field.getBody().front())
+    if (auto load = dyn_cast<LoadOp>(op))
+      if (load.getIndex().getDefiningOp<ColIndexOp>())
+        scope.rangeCheckedLoads.insert(load);
+  // On the GPU a warp takes a tile of consecutive columns of one row,
+  // each lane kVec consecutive columns per step (one 16-byte store where
+  // the row allows): up to 4 steps of kLanes * kVec columns, fewer when
+  // the sequence's values would leave warps idle (a narrow row). The CPU
+  // takes whole rows. The row's values are computed once per row (below). Tile
+  // arithmetic is in I: 32 bits in the fast instantiation.
+  cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
+          ": 1;");
+  // A warp's share of the values, in steps, compared rather than
+  // divided; tiles by a shift (a warp's once-only divisions were 44% of
+  // the instructions of an expansion at N = 64, bench/RESULTS.md).
+  cs.line("const int64_t work = rows * cols, warp_step = (step + kLanes - "
+          "1) / kLanes * kLanes * kVec;");
+  cs.line("const int tile_shift = kLanes > 1 ? IMETA_TILE_SHIFT + (work >= "
+          "3 * warp_step ? 2 : work >= 2 * warp_step ? 1 : 0) : 0;");
+  cs.line("const I tile_cols = kLanes > 1 ? I(1) << tile_shift : I(cols);");
+  cs.line("const I tiles = cols <= 0 ? 0 : kLanes > 1 ? (I(cols) + "
+          "tile_cols - 1) >> tile_shift : 1;");
+  cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
+  // A warp that the walk gives no tile skips the rest: a narrow field
+  // (a block table, a window) leaves most warps of a wide launch without
+  // one, and its start cost them 15% of an expansion's instructions at
+  // 32 MiB (bench/RESULTS.md).
+  CodeStream::Scope busy(cs, "if (j0 / kLanes < rows * int64_t(tiles))");
+  hoistColumnInvariants(cs, st, field, scope);
+  // The values of the row that the field reads, each at the one bucket it
+  // is read at (a scalar: no per-bucket array in local memory), its own
+  // dependencies first: declared before the loop, computed when a tile
+  // starts a row the previous one did not (a warp's tiles go row by row:
+  // once per row it takes).
+  std::string rowText;
+  llvm::raw_string_ostream rowOs(rowText);
+  CodeStream rowCs(rowOs, cs.level() + 2);
+  llvm::StringMap<std::string> depLocal;  // "field@bucket" -> local
+  auto columnLocal = [&](FieldOp f, const std::string &idx) {
+    return depLocal.lookup((f.getSymName() + "@" + idx).str());
+  };
+  unsigned nextBucketVar = 0;
+  std::function<LogicalResult(FieldOp, const std::string &)> demand =
+      [&](FieldOp reader, const std::string &bucket) -> LogicalResult {
+    SmallVector<GetOp> reads;
+    reader.walk([&](GetOp g) { reads.push_back(g); });
+    for (GetOp g : reads) {
+      auto dep = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
+      if (dep.getDomain() != Domain::rows)
+        continue;
+      FormulaScope at;
+      at.ratios = reader.getRatiosAttr();
+      at.bucket = bucket;
+      std::string idx = bucketIndex(st, at, dep.getRatiosAttr());
+      std::string key = (dep.getSymName() + "@" + idx).str();
+      if (depLocal.count(key))
+        continue;
+      std::string bv = formatv("bd{0}", nextBucketVar++).str();
+      FlatSymbolRefAttr set = dep.getRatiosAttr();
+      if (set)
+        cs.line("const int32_t {0} = {1};", bv, idx);
+      if (failed(demand(dep, bv)))
+        return failure();
+      std::string local = formatv("v_{0}_{1}", dep.getSymName(), bv).str();
+      FormulaScope depScope = scopeOf(sp, dep, bv);
+      depScope.rowsLocal = columnLocal;
+      Value yielded = dep.getBody().front().getTerminator()->getOperand(0);
+      cs.line("{0} {1} = {{};", valueType(st, depScope, yielded), local);
+      commentFormula(rowCs, dep);
+      // A bucket the reader's ratio has no counterpart in (-1) is never
+      // read.
+      CodeStream::Scope guard(rowCs, set ? formatv("if ({0} >= 0)", bv).str()
+                                         : std::string(""));
+      if (set)
+        rowCs.line("const int64_t n = c.set[{0}][{1}];  (void)n;",
+                   st.setId(set), bv);
+      SmallVector<std::string> results;
+      if (failed(emitFormula(rowCs, st, dep.getBody(), depScope, results)))
+        return failure();
+      rowCs.line("{0} = {1};", local, results[0]);
+      depLocal[key] = local;
+    }
+    return success();
+  };
+  if (failed(demand(field, "b")))
+    return failure();
+  scope.rowsLocal = columnLocal;
+  FormulaScope step = scope;
+  step.deferFailures = "failed";
+  FailureOr<SmallVector<std::string>> outOfRange =
+      checkMonotoneLoads(cs, rowCs, st, field, scope, step);
+  if (failed(outOfRange))
+    return failure();
+  // A formula branching on `col < X`: the step's columns against X
+  // once (ColumnSplit.h), and the divisions below X ranged once a row.
+  std::optional<ColumnSplit> split = columnSplit(field);
+  llvm::SmallPtrSet<Operation *, 2> exact;
+  FailureOr<std::string> inRange = std::string();
+  if (split)
+    inRange = rangeSplitDivisions(cs, rowCs, st, field, *split, scope, exact);
+  if (failed(inRange))
+    return failure();
+  // The warp's k-th tile is tile e = e0 + k * stride of the row-major
+  // (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
+  // most one carry (dt < tiles), so no division in the loop.
+  cs.line("const I e0 = I(j0 / kLanes), stride = I(step / kLanes);");
+  cs.line("I dj = 0, dt = 0, j = I(rows), t = 0;");
+  cs.line("if (tiles > 0) imeta_divmod_small(stride, tiles, dj, dt), "
+          "imeta_divmod_small(e0, tiles, j, t);");
+  cs.line("I row_done = -1;  (void)row_done;");
+  CodeStream::Scope loop(
+      cs, "for (; j < I(rows); t += dt, j += dj + (t >= tiles), t -= t >= "
+          "tiles ? tiles : 0)");
+  cs.line("const I first = t * tile_cols;");
+  cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
+          "I(cols);");
+  cs.line("const int64_t r = start + j;  (void)r;");
+  if (!rowText.empty()) {
+    CodeStream::Scope once(cs, "if (j != row_done)");
+    cs.line("row_done = j;");
+    cs.raw(rowText);
+  }
+  for (Operation *op : scope.rangeCheckedLoads) {
+    auto load = cast<LoadOp>(op);
+    cs.line("if (end > ll_{0}) return imeta_fail(c.err, kOutOfRange, {1}, "
+            "{2}, i, r, first > ll_{0} ? first : ll_{0});",
+            load.getInput(), st.site(load), scope.ownerId);
+  }
+  std::string target =
+      out ? formatv("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,
+                    field.getRatiosAttr() ? "b" : "0")
+                .str()
+          : "nullptr";
+  std::string elem = out ? elemType(out->isBool) : "int32_t";
+  cs.line("{0} *const row_out = {1};  (void)row_out;", elem, target);
+  cs.line("#ifdef __CUDA_ARCH__");
+  {
+    cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
+            "% 16 == 0) && sizeof({0}) == 4;",
+            elem);
+    cs.line("bool failed = {0};",
+            outOfRange->empty() ? "false" : llvm::join(*outOfRange, " || "));
+    // The tile's columns below X end at `below`; where the row's
+    // divisions below X were not found in range, none are taken as below
+    // (each value's own test then decides).
+    std::string bound;
+    if (split) {
+      FormulaScope at = scope;
+      at.col = "I(0)";
+      SmallVector<std::string> names;
+      if (failed(emitSlice(cs, st, field.getBody(), {split->bound}, at,
+                           names)))
+        return failure();
+      bound = names[0];
+      std::string below = formatv("{0} < end ? {0} : end", bound).str();
+      if (!inRange->empty())
+        below = formatv("{0} ? ({1}) : first", *inRange, below).str();
+      cs.line("const {0} below = {1};", valueType(st, scope, split->bound),
+              below);
+    }
+    // The step's kVec values, where `known` decides the split's compares.
+    auto values = [&](bool clamp,
+                      std::optional<bool> known) -> LogicalResult {
+      FormulaScope at = step;
+      if (known)
+        for (Value cond : split->conditions)
+          at.known[cond] = *known;
+      if (known == std::optional<bool>(true))
+        at.exactDivisions.insert(exact.begin(), exact.end());
+      cs.line("#pragma unroll");
+      CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
+      // Past the row's end (its last step; `clamp`), the row's last
+      // column again: computed by its own lane too, so no new failure;
+      // not stored. No branch a value.
+      cs.line(clamp ? "const I col = c0 + u < end ? c0 + u : end - 1;"
+                    : "const I col = c0 + u;");
+      SmallVector<std::string> results;
+      if (failed(emitFormula(cs, st, field.getBody(), at, results)))
+        return failure();
+      cs.line("v[u] = {0}({1});", elem, results[0]);
+      return success();
+    };
+    {
+      CodeStream::Scope steps(
+          cs, std::string(outOfRange->empty() ? "" : "if (!failed) ") +
+                  "for (I c0 = first + lane * kVec; c0 < end; c0 += "
+                  "kLanes * kVec)");
+      cs.line("{0} v[kVec] = {{};", elem);
+      if (split) {
+        {
+          CodeStream::Scope allBelow(cs, "if (c0 + kVec <= below)");
+          if (failed(values(/*clamp=*/false, true)))
+            return failure();
+        }
+        {
+          CodeStream::Scope noneBelow(
+              cs, formatv("else if (c0 >= {0})", bound).str());
+          if (failed(values(/*clamp=*/true, false)))
+            return failure();
+        }
+        CodeStream::Scope straddles(cs, "else");
+        if (failed(values(/*clamp=*/true, std::nullopt)))
+          return failure();
+      } else if (failed(values(/*clamp=*/true, std::nullopt))) {
+        return failure();
+      }
+      cs.line("if (!kStore) continue;");
+      // Streaming (evict-first) stores: an expansion's rows are written
+      // once and outsize the L2; they should not evict what is reused.
+      cs.line("if (vec && c0 + kVec <= end) __stcs(reinterpret_cast<int4 *>("
+              "row_out + c0), *reinterpret_cast<const int4 *>(v));");
+      cs.line("else for (int u = 0; u < kVec && c0 + u < end; ++u) "
+              "row_out[c0 + u] = v[u];");
+    }
+    cs.line("if (failed) return false;");
+  }
+  cs.line("#else");
+  if (LoadOp copied = columnCopy(field); copied && out && !out->isBool) {
+    // The row is a slice of the list (bounds checked above): the C
+    // library's copy, vectorized for the host it runs on.
+    cs.line("if (kStore && end > first) std::memcpy(row_out + first, "
+            "lb_{0} + first, size_t(end - first) * sizeof(int32_t));",
+            copied.getInput());
+  } else {
+    // An I-typed induction variable: in the fast instantiation int32_t
+    // (cannot wrap: the loop vectorizes).
+    CodeStream::Scope steps(cs, "for (I col = I(first); col < I(end); "
+                                "++col)");
+    SmallVector<std::string> results;
+    if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+      return failure();
+    cs.line("if (kStore) row_out[col] = {0}({1});", elem, results[0]);
+  }
+  cs.line("#endif");
+  return success();
+}
+
+} // namespace imeta::emit
