@@ -68,6 +68,41 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
   });
 }
 
+/// In a column loop's row block (`rowCs`): the row's last column below
+/// every value of `bounds` and its width, as `last` (-1 where there is
+/// none), then `flag = false` and, where there is such a column, `targets`
+/// evaluated at the row's first column (0) and at `last`, for `test` to
+/// print the check on their names. The two ends of a value monotone in
+/// the column bound it over the columns between (MonotoneLoads.h,
+/// ColumnSplit.h).
+static LogicalResult emitAtRowEnds(
+    CodeStream &rowCs, EmitterState &st, FieldOp field,
+    const FormulaScope &scope, ArrayRef<Value> bounds, StringRef last,
+    StringRef flag, ArrayRef<Value> targets,
+    llvm::function_ref<void(ArrayRef<std::string>, ArrayRef<std::string>)>
+        test) {
+  Region &body = field.getBody();
+  FormulaScope atFirst = scope;
+  atFirst.col = "I(0)";
+  SmallVector<std::string> names;
+  if (failed(emitSlice(rowCs, st, body, bounds, atFirst, names)))
+    return failure();
+  std::string end = "I(cols)";
+  for (const std::string &bound : names)
+    end = formatv("({0} < {1} ? {0} : {1})", bound, end).str();
+  rowCs.line("const I {0} = {1} - 1;", last, end);
+  rowCs.line("{0} = false;", flag);
+  CodeStream::Scope some(rowCs, formatv("if ({0} >= 0)", last).str());
+  FormulaScope atLast = scope;
+  atLast.col = last.str();
+  SmallVector<std::string> lo, hi;
+  if (failed(emitSlice(rowCs, st, body, targets, atFirst, lo)) ||
+      failed(emitSlice(rowCs, st, body, targets, atLast, hi)))
+    return failure();
+  test(lo, hi);
+  return success();
+}
+
 /// In a GPU column loop, once per row (`rowCs`, device code only): each
 /// read of `field` whose index is monotone in the column
 /// (MonotoneLoads.h), checked at the first and last column of the row that
@@ -88,33 +123,18 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     rowCs.line("// The read of {0}: its index is monotone in the column; "
                "the row's first and last column that read it bound it.",
                ml.load.getInput());
-    Region &body = field.getBody();
-    FormulaScope at = scope;
-    at.col = "I(0)";
-    SmallVector<std::string> bounds;
-    if (failed(emitSlice(rowCs, st, body, ml.bounds, at, bounds)))
-      return failure();
-    std::string last = "I(cols)";
-    for (const std::string &bound : bounds)
-      last = formatv("({0} < {1} ? {0} : {1})", bound, last).str();
-    std::string hi = "last_" + flag;
-    rowCs.line("const I {0} = {1} - 1;", hi, last);
-    rowCs.line("{0} = false;", flag);
-    {
-      CodeStream::Scope executed(rowCs, formatv("if ({0} >= 0)", hi).str());
-      FormulaScope atHi = scope;
-      atHi.col = hi;
-      SmallVector<std::string> lo, up;
-      if (failed(emitSlice(rowCs, st, body, {ml.load.getIndex()}, at, lo)) ||
-          failed(emitSlice(rowCs, st, body, {ml.load.getIndex()}, atHi, up)))
-        return failure();
-      std::string list = ("ll_" + ml.load.getInput()).str();
+    std::string list = ("ll_" + ml.load.getInput()).str();
+    auto check = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
       rowCs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
                  "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
                  "imeta_in_list({0}, {1}) ? {2} : {0}); {7} = true; }",
-                 lo[0], list, up[0], st.site(ml.load), scope.ownerId,
+                 lo[0], list, hi[0], st.site(ml.load), scope.ownerId,
                  scope.seq, scope.globalRow, flag);
-    }
+    };
+    if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds,
+                             "last_" + flag, flag, {ml.load.getIndex()},
+                             check)))
+      return failure();
     rowCs.line("#endif");
     step.rangeCheckedLoads.insert(ml.load);
     flags.push_back(flag);
@@ -146,26 +166,10 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
   rowCs.line("// The divisions below the split: their dividends are monotone "
              "in the column; the row's first and last column below it bound "
              "them.");
-  Region &body = field.getBody();
-  FormulaScope at = scope;
-  at.col = "I(0)";
-  SmallVector<std::string> bound;
-  if (failed(emitSlice(rowCs, st, body, {split.bound}, at, bound)))
-    return failure();
-  rowCs.line("const I last_below = ({0} < I(cols) ? {0} : I(cols)) - 1;",
-             bound[0]);
-  rowCs.line("{0} = false;", flag);
-  {
-    CodeStream::Scope some(rowCs, "if (last_below >= 0)");
-    FormulaScope atLast = scope;
-    atLast.col = "last_below";
-    SmallVector<Value> dividends;
-    for (Operation *op : divisions)
-      dividends.push_back(op->getOperand(0));
-    SmallVector<std::string> lo, hi;
-    if (failed(emitSlice(rowCs, st, body, dividends, at, lo)) ||
-        failed(emitSlice(rowCs, st, body, dividends, atLast, hi)))
-      return failure();
+  SmallVector<Value> dividends;
+  for (Operation *op : divisions)
+    dividends.push_back(op->getOperand(0));
+  auto inRange = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
     // (A quotient and a remainder of the same operands test once.)
     SmallVector<std::string> tests;
     for (auto [k, op] : llvm::enumerate(divisions)) {
@@ -179,7 +183,10 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
       exact.insert(op);
     }
     rowCs.line("{0} = {1};", flag, llvm::join(tests, " && "));
-  }
+  };
+  if (failed(emitAtRowEnds(rowCs, st, field, scope, {split.bound},
+                           "last_below", flag, dividends, inRange)))
+    return failure();
   rowCs.line("#endif");
   return flag;
 }
