@@ -65,6 +65,26 @@ Trend ColumnTrends::of(Value v) {
   return t;
 }
 
+bool ColumnTrends::movesByOne(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op || of(v) != Trend::up)
+    return false;
+  auto invariant = [&](unsigned i) {
+    return of(op->getOperand(i)) == Trend::invariant;
+  };
+  return llvm::TypeSwitch<Operation *, bool>(op)
+      .Case<ColIndexOp>([](auto) { return true; })
+      .Case<arith::AddIOp>([&](auto) {
+        return (invariant(1) && movesByOne(op->getOperand(0))) ||
+               (invariant(0) && movesByOne(op->getOperand(1)));
+      })
+      .Case<arith::SubIOp>([&](auto) {
+        return invariant(1) && movesByOne(op->getOperand(0));
+      })
+      .Case<arith::ExtSIOp>([&](auto) { return movesByOne(op->getOperand(0)); })
+      .Default([](Operation *) { return false; });
+}
+
 bool imeta::atTop(Operation *op, FieldOp field) {
   return op->getBlock() == &field.getBody().front();
 }

@@ -31,6 +31,9 @@ enum class Trend { invariant, up, down, monotone, none };
 class ColumnTrends {
 public:
   Trend of(mlir::Value v);
+  /// Whether `v` is the column plus or minus column-invariant values: one
+  /// more at each next column.
+  bool movesByOne(mlir::Value v);
 
 private:
   llvm::DenseMap<mlir::Value, Trend> memo;

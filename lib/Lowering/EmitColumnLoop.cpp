@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/ColumnSplit.h"
+#include "lib/Lowering/ColumnTrend.h"
 #include "lib/Lowering/MonotoneLoads.h"
 #include "lib/Lowering/SpecEmitter.h"
 
@@ -189,6 +190,115 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     return failure();
   rowCs.line("#endif");
   return flag;
+}
+
+/// Quotients a GPU column step computed once for its values, by division.
+using StepQuotients = llvm::DenseMap<Operation *, std::string>;
+
+/// Whether `division`'s result is, through ops without regions, the index
+/// of a list read.
+static bool indexesRead(Operation *division) {
+  SmallVector<Value> work{division->getResult(0)};
+  llvm::DenseSet<Value> seen(work.begin(), work.end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (auto load = dyn_cast<LoadOp>(user)) {
+        if (load.getIndex() == v)
+          return true;
+        continue;
+      }
+      if (user->getNumRegions() == 0)
+        for (Value result : user->getResults())
+          if (seen.insert(result).second)
+            work.push_back(result);
+    }
+  }
+  return false;
+}
+
+/// In a GPU column step whose columns are all below `split`'s bound: the
+/// step's values by `values`, given the quotients the step shares. A
+/// ranged division (`exact`) whose quotient indexes a list read, its
+/// dividend the same at every column or monotone in the column with the
+/// same quotient at the step's first and last column, has that quotient
+/// at every column of the step: one division and one read serve the
+/// step's kVec values (kv_ca_index.1: 68 -> 69% of copy bandwidth at
+/// 32 MiB, 87 -> 88% at 129 MiB; bench/RESULTS.md). Where a quotient
+/// turns inside the step, each value divides. (Divisions that index no
+/// read are left to the compiler: sharing them saves a multiply a value
+/// and cost kv_swa_index's kernel 16 registers.)
+static LogicalResult emitBelowSplit(
+    CodeStream &cs, EmitterState &st, FieldOp field, const ColumnSplit &split,
+    const llvm::SmallPtrSetImpl<Operation *> &exact, const FormulaScope &step,
+    llvm::function_ref<LogicalResult(const StepQuotients &)> values) {
+  // The ranged divisions in program order, and their distinct operands (a
+  // quotient and a remainder of the same operands share one).
+  SmallVector<Operation *> ranged;
+  SmallVector<std::pair<Value, Value>> operands;
+  auto operandsOf = [](Operation *op) {
+    return std::pair<Value, Value>{op->getOperand(0), op->getOperand(1)};
+  };
+  for (Operation *op : split.divisions)
+    if (exact.contains(op) && indexesRead(op) &&
+        !llvm::is_contained(operands, operandsOf(op)))
+      operands.push_back(operandsOf(op));
+  for (Operation *op : split.divisions)
+    if (exact.contains(op) && llvm::is_contained(operands, operandsOf(op)))
+      ranged.push_back(op);
+  if (ranged.empty())
+    return values(StepQuotients());
+  ColumnTrends trends;
+  SmallVector<Value> dividends, sliced;
+  for (auto [dividend, divisor] : operands) {
+    dividends.push_back(dividend);
+    if (trends.of(dividend) != Trend::invariant &&
+        !trends.movesByOne(dividend))
+      sliced.push_back(dividend);
+  }
+  // The dividends at the step's first column and, those that move, at its
+  // last: the first's plus kVec - 1 where the dividend moves by one a
+  // column (what the compiler keeps in fewest registers: kv_ca_index's
+  // kernel 64, where a slice at `c0 + kVec - 1` took 80), else a slice
+  // (its own divisions exact too).
+  FormulaScope atFirst = step, atLast = step;
+  atFirst.exactDivisions.insert(exact.begin(), exact.end());
+  atLast.exactDivisions = atFirst.exactDivisions;
+  atFirst.col = "c0";
+  atLast.col = "(c0 + kVec - 1)";
+  SmallVector<std::string> lo, hi;
+  if (failed(emitSlice(cs, st, field.getBody(), dividends, atFirst, lo)) ||
+      failed(emitSlice(cs, st, field.getBody(), sliced, atLast, hi)))
+    return failure();
+  StepQuotients quotients;
+  SmallVector<std::string> same;
+  for (auto [k, pair] : llvm::enumerate(operands)) {
+    std::string dv = dividerOf(st, step, pair.second);
+    std::string name = formatv("sq{0}", k).str();
+    cs.line("const I {0} = imeta_udiv32(int32_t({1}), {2});", name, lo[k],
+            dv);
+    std::string last;
+    if (auto *it = llvm::find(sliced, pair.first); it != sliced.end())
+      last = hi[it - sliced.begin()];
+    else if (trends.movesByOne(pair.first))
+      last = lo[k] + " + kVec - 1";
+    if (!last.empty())
+      same.push_back(formatv("{0} == imeta_udiv32(int32_t({1}), {2})", name,
+                             last, dv)
+                         .str());
+    for (Operation *op : ranged)
+      if (operandsOf(op) == pair)
+        quotients[op] = name;
+  }
+  if (same.empty())
+    return values(quotients);
+  {
+    CodeStream::Scope shared(cs, "if (" + llvm::join(same, " && ") + ")");
+    if (failed(values(quotients)))
+      return failure();
+  }
+  CodeStream::Scope own(cs, "else");
+  return values(StepQuotients());
 }
 
 std::string SpecEmitter::liveColumns(FieldOp field,
@@ -376,14 +486,16 @@ LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
               below);
     }
     // The step's kVec values, where `known` decides the split's compares.
-    auto values = [&](bool clamp,
-                      std::optional<bool> known) -> LogicalResult {
+    auto values = [&](bool clamp, std::optional<bool> known,
+                      const StepQuotients &quotients =
+                          StepQuotients()) -> LogicalResult {
       FormulaScope at = step;
       if (known)
         for (Value cond : split->conditions)
           at.known[cond] = *known;
       if (known == std::optional<bool>(true))
         at.exactDivisions.insert(exact.begin(), exact.end());
+      at.stepQuotients = quotients;
       cs.line("#pragma unroll");
       CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
       // Past the row's end (its last step; `clamp`), the row's last
@@ -406,7 +518,11 @@ LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
       if (split) {
         {
           CodeStream::Scope allBelow(cs, "if (c0 + kVec <= below)");
-          if (failed(values(/*clamp=*/false, true)))
+          if (failed(emitBelowSplit(cs, st, field, *split, exact, step,
+                                    [&](const auto &quotients) {
+                                      return values(/*clamp=*/false, true,
+                                                    quotients);
+                                    })))
             return failure();
         }
         {

@@ -238,8 +238,10 @@ private:
       // multiply and shift.
       std::string dv = dividerOf(st, s, op->getOperand(1));
       bool prepared = !dv.empty();
+      auto shared = s.stepQuotients.find(op);
       std::string quotient =
           !prepared ? formatv("{0} / {1}", x, y).str()
+          : shared != s.stepQuotients.end() ? shared->second
           : s.exactDivisions.contains(op)
               ? formatv("imeta_udiv32({0}, {1})", x, dv).str()
               : formatv("imeta_div32({0}, {1}, {2})", x, y, dv).str();

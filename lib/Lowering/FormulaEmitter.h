@@ -81,6 +81,9 @@ struct FormulaScope {
   /// their divider's range (a column step below a split, ColumnSplit.h):
   /// the multiply without its per-value test.
   llvm::SmallPtrSet<mlir::Operation *, 2> exactDivisions;
+  /// 32-bit divisions (quotients, remainders) whose quotient the enclosing
+  /// GPU step computed once for all its values (ColumnSplit.h): its name.
+  llvm::DenseMap<mlir::Operation *, std::string> stepQuotients;
   /// The C++ name of a rows field of the same row space (its value at this
   /// point, given the index of the bucket to read).
   llvm::function_ref<std::string(FieldOp, const std::string &)> rowsLocal;

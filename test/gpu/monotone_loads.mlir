@@ -1,8 +1,10 @@
 // Column fields whose list reads the GPU column loop checks once per row
 // (gather: under col < len; reverse: a decreasing index; nested: under two
 // bounds, through a product), two it checks per value (wrap: through a
-// remainder; tail: in an `else` branch), and a division below a split
-// whose dividend can be negative (shifted). Compiled by
+// remainder; tail: in an `else` branch), a division below a split
+// whose dividend can be negative (shifted), and reads whose index a
+// column step shares where its ends agree (gather: the dividend moves by
+// one a column; strided: by two). Compiled by
 // test/Lowering/emit-monotone-loads.test (the code it emits) and run by
 // MonotoneLoadsGpuTest.cu (on the device, against the host routine,
 // including reads out of range).
@@ -113,6 +115,32 @@ imeta.spec @monotone_loads {
     }
     imeta.yield %v : i32
   }
+  // A read below `col < min(len, width) / 2` whose dividend moves by two
+  // a column ((2t + j) / d): a step shares the quotient of its first and
+  // last column where they agree, tested at both ends (ColumnSplit.h);
+  // the index stays below gather's.
+  imeta.field @strided rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @len : i32
+    %w = imeta.get_config @width : i32
+    %vis = arith.minsi %len, %w : i32
+    %two = arith.constant 2 : i32
+    %half = arith.divsi %vis, %two : i32
+    %in = arith.cmpi slt, %t, %half : i32
+    %v = scf.if %in -> (i32) {
+      %j = imeta.row_index : i32
+      %d = imeta.get_config @d : i32
+      %t2 = arith.muli %t, %two : i32
+      %p = arith.addi %t2, %j : i32
+      %k = arith.divsi %p, %d : i32
+      %x = imeta.load @src[%k] : i32
+      scf.yield %x : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
   imeta.path @p target(gpu) {
     imeta.output "gather" = @gather
     imeta.output "reverse" = @reverse
@@ -120,5 +148,6 @@ imeta.spec @monotone_loads {
     imeta.output "tail" = @tail
     imeta.output "nested" = @nested
     imeta.output "shifted" = @shifted
+    imeta.output "strided" = @strided
   }
 }
