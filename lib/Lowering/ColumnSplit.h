@@ -15,7 +15,10 @@
 // compare with the same bound is known in the two uniform cases. Below
 // the bound, a division whose dividend is monotone in the column needs
 // its range tested once per row, not per value (the GPU's division is a
-// multiply for a dividend in range, else a slow path behind a branch).
+// multiply for a dividend in range, else a slow path behind a branch);
+// where its quotient indexes a read, a step whose first and last column
+// give the same quotient divides and reads once for its values
+// (EmitColumnLoop.cpp, emitBelowSplit).
 //
 //===----------------------------------------------------------------------===//
 
