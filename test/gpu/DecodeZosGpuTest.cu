@@ -31,6 +31,7 @@
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
+using imeta::gputest::DriverArgs;
 
 using Buffers = gen::DecodeZosExpandedBuffers;
 using BufferSet = runtime::BufferSet<Buffers, gen::OutputInfo>;
@@ -235,56 +236,41 @@ bool graphReplay(cudaStream_t stream) {
 }
 
 /// The named values imeta-run passes the generated driver.
-struct DriverValues {
-  std::vector<imeta_value> config, inputs;
-  std::vector<std::vector<int64_t>> store;
-  const int64_t *keep(std::vector<int64_t> v) {
-    store.push_back(std::move(v));
-    return store.back().data();
+DriverArgs driverArgs(const ref::Batch &b) {
+  DriverArgs args;
+  const ref::Config &c = b.config;
+  args.config("block_size", {c.blockSize});
+  args.config("window_size", {c.windowSize});
+  args.config("swa_block_size", {c.swaBlockSize});
+  args.config("max_model_len", {c.maxModelLen});
+  args.config("max_num_blocks", {c.maxNumBlocks});
+  args.config("force_load_balance", {c.forceLoadBalance});
+  args.config("dense_ratios", c.denseRatios);
+  args.config("sparse_ratios", c.sparseRatios);
+  std::vector<int64_t> q, k, st, ph, vs, bt, tok, dr, bo{0}, to{0}, dof{0};
+  for (const ref::Sequence &s : b.sequences) {
+    q.push_back(s.seqlenQ);
+    k.push_back(s.seqlenK);
+    st.push_back(s.stateId);
+    ph.push_back(s.isPlaceholder);
+    vs.push_back(s.swaValidStart);
+    bt.insert(bt.end(), s.blockTable.begin(), s.blockTable.end());
+    bo.push_back(bt.size());
+    tok.insert(tok.end(), s.tokenIds.begin(), s.tokenIds.end());
+    to.push_back(tok.size());
+    dr.insert(dr.end(), s.draftTokens.begin(), s.draftTokens.end());
+    dof.push_back(dr.size());
   }
-  void scalar(std::vector<imeta_value> &to, const char *name, int64_t v) {
-    to.push_back({name, keep({v}), 1, nullptr});
-  }
-  void array(std::vector<imeta_value> &to, const char *name,
-             std::vector<int64_t> v, const int64_t *offsets = nullptr) {
-    int64_t n = v.size();
-    to.push_back({name, keep(std::move(v)), n, offsets});
-  }
-  explicit DriverValues(const ref::Batch &b) {
-    store.reserve(64);
-    const ref::Config &c = b.config;
-    scalar(config, "block_size", c.blockSize);
-    scalar(config, "window_size", c.windowSize);
-    scalar(config, "swa_block_size", c.swaBlockSize);
-    scalar(config, "max_model_len", c.maxModelLen);
-    scalar(config, "max_num_blocks", c.maxNumBlocks);
-    scalar(config, "force_load_balance", c.forceLoadBalance);
-    array(config, "dense_ratios", c.denseRatios);
-    array(config, "sparse_ratios", c.sparseRatios);
-    std::vector<int64_t> q, k, st, ph, vs, bt, tok, dr, bo{0}, to{0}, dof{0};
-    for (const ref::Sequence &s : b.sequences) {
-      q.push_back(s.seqlenQ);
-      k.push_back(s.seqlenK);
-      st.push_back(s.stateId);
-      ph.push_back(s.isPlaceholder);
-      vs.push_back(s.swaValidStart);
-      bt.insert(bt.end(), s.blockTable.begin(), s.blockTable.end());
-      bo.push_back(bt.size());
-      tok.insert(tok.end(), s.tokenIds.begin(), s.tokenIds.end());
-      to.push_back(tok.size());
-      dr.insert(dr.end(), s.draftTokens.begin(), s.draftTokens.end());
-      dof.push_back(dr.size());
-    }
-    array(inputs, "seqlen_q", q);
-    array(inputs, "seqlen_k", k);
-    array(inputs, "state_id", st);
-    array(inputs, "is_placeholder", ph);
-    array(inputs, "swa_valid_start", vs);
-    array(inputs, "block_table", bt, keep(bo));
-    array(inputs, "token_ids", tok, keep(to));
-    array(inputs, "draft_tokens", dr, keep(dof));
-  }
-};
+  args.input("seqlen_q", q);
+  args.input("seqlen_k", k);
+  args.input("state_id", st);
+  args.input("is_placeholder", ph);
+  args.input("swa_valid_start", vs);
+  args.input("block_table", bt, bo);
+  args.input("token_ids", tok, to);
+  args.input("draft_tokens", dr, dof);
+  return args;
+}
 
 /// imeta-run --backend cuda's runtime half: the generated driver on the GPU
 /// prints the same field file as on the CPU (whose output lit tests prove
@@ -292,19 +278,12 @@ struct DriverValues {
 bool driverGpuEqualsCpu(const char *path, ref::PathKind kind, int count) {
   for (int seed = 0; seed < count; ++seed) {
     ref::Batch batch = ref::randomBatch(kind, ref::kGpuSeedBase + seed);
-    DriverValues v(batch);
-    const char *json = nullptr, *error = nullptr;
-    int rc = imeta_driver_run(path, int32_t(batch.sequences.size()),
-                              v.config.data(), v.config.size(),
-                              v.inputs.data(), v.inputs.size(), 0, &json,
-                              &error);
-    CHECK(rc == 0, "driver cpu: %s", error);
-    std::string cpu = json;
-    rc = imeta_driver_run(path, int32_t(batch.sequences.size()),
-                          v.config.data(), v.config.size(), v.inputs.data(),
-                          v.inputs.size(), 1, &json, &error);
-    CHECK(rc == 0, "driver gpu: %s", error);
-    CHECK(cpu == json, "%s seed %d: the GPU field file differs", path, seed);
+    DriverArgs args = driverArgs(batch);
+    const int32_t n = int32_t(batch.sequences.size());
+    std::string cpu, gpu;
+    CHECK(args.run(path, n, 0, cpu) == 0, "driver cpu: %s", cpu.c_str());
+    CHECK(args.run(path, n, 1, gpu) == 0, "driver gpu: %s", gpu.c_str());
+    CHECK(cpu == gpu, "%s seed %d: the GPU field file differs", path, seed);
   }
   std::printf("driver (imeta-run --backend cuda), path %s: %d batches, GPU "
               "field file == CPU field file\n",

@@ -24,6 +24,7 @@
 #include <vector>
 
 using namespace imeta;
+using imeta::gputest::DriverArgs;
 
 namespace {
 
@@ -68,24 +69,20 @@ Batch randomBatch(std::mt19937_64 &rng) {
 /// Runs the driver on the host (gpu = 0) or the device; returns its exit
 /// code and sets `out` to the field file or the error.
 int run(const Batch &b, int gpu, std::string &out) {
-  std::vector<int64_t> width{b.width}, d{b.d}, q, n, src, offsets{0};
+  std::vector<int64_t> q, n, src, offsets{0};
   for (const Sequence &s : b.seqs) {
     q.push_back(s.q);
     n.push_back(s.n);
     src.insert(src.end(), s.src.begin(), s.src.end());
     offsets.push_back(int64_t(src.size()));
   }
-  imeta_value config[] = {{"width", width.data(), 1, nullptr},
-                          {"d", d.data(), 1, nullptr}};
-  imeta_value inputs[] = {
-      {"q", q.data(), int64_t(q.size()), nullptr},
-      {"n", n.data(), int64_t(n.size()), nullptr},
-      {"src", src.data(), int64_t(src.size()), offsets.data()}};
-  const char *json = nullptr, *error = nullptr;
-  int rc = imeta_driver_run("p", int32_t(b.seqs.size()), config, 2, inputs, 3,
-                            gpu, &json, &error);
-  out = rc == 0 ? (json ? json : "") : (error ? error : "");
-  return rc;
+  DriverArgs args;
+  args.config("width", {b.width});
+  args.config("d", {b.d});
+  args.input("q", q);
+  args.input("n", n);
+  args.input("src", src, offsets);
+  return args.run("p", int32_t(b.seqs.size()), gpu, out);
 }
 
 /// Valid batches: the device's field file is the host's.
