@@ -14,7 +14,7 @@ SmallVector<MonotoneLoad> imeta::monotoneLoads(FieldOp field) {
   ColumnTrends trends;
   field.walk([&](LoadOp load) {
     Trend t = trends.of(load.getIndex());
-    if (t == Trend::none || t == Trend::invariant)
+    if (t == Trend::none)
       return;
     MonotoneLoad ml{load, {}};
     for (Operation *at = load; at->getParentOp() != field.getOperation();

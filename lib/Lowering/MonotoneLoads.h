@@ -11,7 +11,7 @@
 //
 // Monotone: built from the column by adding or subtracting values that
 // do not depend on it, multiplying or dividing (truncating) by such a
-// value (ColumnTrend.h). In the fast instantiation every i32 result at an executed point
+// value (ColumnTrend.h); an index the same at every column is too. In the fast instantiation every i32 result at an executed point
 // fits i32 (the range proof, or the host's checked dry run), so the C++
 // values equal the mathematical ones and stay monotone.
 //

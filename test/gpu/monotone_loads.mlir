@@ -4,7 +4,7 @@
 // remainder; tail: in an `else` branch), a division below a split
 // whose dividend can be negative (shifted), and reads whose index a
 // column step shares where its ends agree (gather: the dividend moves by
-// one a column; strided: by two). Compiled by
+// one a column; strided: by two; fixed: not at all). Compiled by
 // test/Lowering/emit-monotone-loads.test (the code it emits) and run by
 // MonotoneLoadsGpuTest.cu (on the device, against the host routine,
 // including reads out of range).
@@ -141,6 +141,28 @@ imeta.spec @monotone_loads {
     }
     imeta.yield %v : i32
   }
+  // A read below `col < len` at one index, (min(len, width) - 1) / d: the
+  // dividend is the same at every column, a step divides and reads once
+  // without testing its ends.
+  imeta.field @fixed rows(@nq) cols(@width) {
+    %t = imeta.col_index : i32
+    %len = imeta.get @len : i32
+    %in = arith.cmpi slt, %t, %len : i32
+    %v = scf.if %in -> (i32) {
+      %w = imeta.get_config @width : i32
+      %d = imeta.get_config @d : i32
+      %one = arith.constant 1 : i32
+      %vis = arith.minsi %len, %w : i32
+      %p = arith.subi %vis, %one : i32
+      %k = arith.divsi %p, %d : i32
+      %x = imeta.load @src[%k] : i32
+      scf.yield %x : i32
+    } else {
+      %none = arith.constant -1 : i32
+      scf.yield %none : i32
+    }
+    imeta.yield %v : i32
+  }
   imeta.path @p target(gpu) {
     imeta.output "gather" = @gather
     imeta.output "reverse" = @reverse
@@ -149,5 +171,6 @@ imeta.spec @monotone_loads {
     imeta.output "nested" = @nested
     imeta.output "shifted" = @shifted
     imeta.output "strided" = @strided
+    imeta.output "fixed" = @fixed
   }
 }
