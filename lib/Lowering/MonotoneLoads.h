@@ -11,9 +11,10 @@
 //
 // Monotone: built from the column by adding or subtracting values that
 // do not depend on it, multiplying or dividing (truncating) by such a
-// value (ColumnTrend.h); an index the same at every column is too. In the fast instantiation every i32 result at an executed point
-// fits i32 (the range proof, or the host's checked dry run), so the C++
-// values equal the mathematical ones and stay monotone.
+// value (ColumnTrend.h); an index the same at every column is too. In the
+// fast instantiation every i32 result at an executed point fits i32 (the
+// range proof, or the host's checked dry run), so the C++ values equal the
+// mathematical ones and stay monotone.
 //
 // The executed columns: the read sits at the top of the formula or in the
 // `then` region of `scf.if`s whose conditions are `col < X`, each X
