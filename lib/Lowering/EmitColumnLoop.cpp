@@ -226,8 +226,8 @@ static bool indexesRead(Operation *division) {
 /// step's kVec values (kv_ca_index.1: 68 -> 69% of copy bandwidth at
 /// 32 MiB, 87 -> 88% at 129 MiB; bench/RESULTS.md). Where a quotient
 /// turns inside the step, each value divides. (Divisions that index no
-/// read are left to the compiler: sharing them saves a multiply a value
-/// and cost kv_swa_index's kernel 16 registers.)
+/// read are left to the compiler: sharing kv_swa_index's ring divisions
+/// saved a multiply a value and measured no faster.)
 static LogicalResult emitBelowSplit(
     CodeStream &cs, EmitterState &st, FieldOp field, const ColumnSplit &split,
     const llvm::SmallPtrSetImpl<Operation *> &exact, const FormulaScope &step,
