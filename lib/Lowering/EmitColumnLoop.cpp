@@ -232,9 +232,9 @@ static LogicalResult emitBelowSplit(
     CodeStream &cs, EmitterState &st, FieldOp field, const ColumnSplit &split,
     const llvm::SmallPtrSetImpl<Operation *> &exact, const FormulaScope &step,
     llvm::function_ref<LogicalResult(const StepQuotients &)> values) {
-  // The ranged divisions in program order, and their distinct operands (a
-  // quotient and a remainder of the same operands share one).
-  SmallVector<Operation *> ranged;
+  // The distinct operands of the ranged divisions whose quotient indexes a
+  // read, in program order (a quotient and a remainder of the same
+  // operands share one).
   SmallVector<std::pair<Value, Value>> operands;
   auto operandsOf = [](Operation *op) {
     return std::pair<Value, Value>{op->getOperand(0), op->getOperand(1)};
@@ -243,17 +243,15 @@ static LogicalResult emitBelowSplit(
     if (exact.contains(op) && indexesRead(op) &&
         !llvm::is_contained(operands, operandsOf(op)))
       operands.push_back(operandsOf(op));
-  for (Operation *op : split.divisions)
-    if (exact.contains(op) && llvm::is_contained(operands, operandsOf(op)))
-      ranged.push_back(op);
-  if (ranged.empty())
+  if (operands.empty())
     return values(StepQuotients());
   ColumnTrends trends;
   SmallVector<Value> dividends, sliced;
+  SmallVector<bool> byOne;
   for (auto [dividend, divisor] : operands) {
     dividends.push_back(dividend);
-    if (trends.of(dividend) != Trend::invariant &&
-        !trends.movesByOne(dividend))
+    byOne.push_back(trends.movesByOne(dividend));
+    if (trends.of(dividend) != Trend::invariant && !byOne.back())
       sliced.push_back(dividend);
   }
   // The dividends at the step's first column and, those that move, at its
@@ -280,14 +278,14 @@ static LogicalResult emitBelowSplit(
     std::string last;
     if (auto *it = llvm::find(sliced, pair.first); it != sliced.end())
       last = hi[it - sliced.begin()];
-    else if (trends.movesByOne(pair.first))
+    else if (byOne[k])
       last = lo[k] + " + kVec - 1";
     if (!last.empty())
       same.push_back(formatv("{0} == imeta_udiv32(int32_t({1}), {2})", name,
                              last, dv)
                          .str());
-    for (Operation *op : ranged)
-      if (operandsOf(op) == pair)
+    for (Operation *op : split.divisions)
+      if (exact.contains(op) && operandsOf(op) == pair)
         quotients[op] = name;
   }
   if (same.empty())
