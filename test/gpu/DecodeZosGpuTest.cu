@@ -281,8 +281,10 @@ bool driverGpuEqualsCpu(const char *path, ref::PathKind kind, int count) {
     DriverArgs args = driverArgs(batch);
     const int32_t n = int32_t(batch.sequences.size());
     std::string cpu, gpu;
-    CHECK(args.run(path, n, 0, cpu) == 0, "driver cpu: %s", cpu.c_str());
-    CHECK(args.run(path, n, 1, gpu) == 0, "driver gpu: %s", gpu.c_str());
+    CHECK(args.run(imeta_driver_run, path, n, 0, cpu) == 0,
+          "driver cpu: %s", cpu.c_str());
+    CHECK(args.run(imeta_driver_run, path, n, 1, gpu) == 0,
+          "driver gpu: %s", gpu.c_str());
     CHECK(cpu == gpu, "%s seed %d: the GPU field file differs", path, seed);
   }
   std::printf("driver (imeta-run --backend cuda), path %s: %d batches, GPU "

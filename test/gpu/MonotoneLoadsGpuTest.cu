@@ -82,7 +82,7 @@ int run(const Batch &b, int gpu, std::string &out) {
   args.input("q", q);
   args.input("n", n);
   args.input("src", src, offsets);
-  return args.run("p", int32_t(b.seqs.size()), gpu, out);
+  return args.run(imeta_driver_run, "p", int32_t(b.seqs.size()), gpu, out);
 }
 
 /// Valid batches: the device's field file is the host's.

@@ -3,7 +3,7 @@
 #include "CompiledBackend.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Lowering/CppEmitter.h"
-#include "runtime/DriverAbi.h"
+#include "runtime/DriverArgs.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -18,10 +18,6 @@ using namespace mlir;
 using namespace imeta;
 
 namespace {
-
-/// A value and the entry point of the generated driver (its C ABI).
-using DriverValue = imeta_value;
-using DriverRun = imeta_driver_run_fn;
 
 llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
@@ -55,47 +51,21 @@ llvm::Error compile(StringRef program, ArrayRef<std::string> args,
               message + "\n" + text);
 }
 
-/// The batch as the driver's named values; owns the arrays.
-struct DriverValues {
-  std::vector<std::string> names;
-  std::vector<std::vector<int64_t>> arrays, offsets;
-  std::vector<DriverValue> config, inputs;
-
-  void add(std::vector<DriverValue> &to, StringRef name,
-           std::vector<int64_t> data, std::vector<int64_t> offs = {}) {
-    names.push_back(name.str());
-    arrays.push_back(std::move(data));
-    offsets.push_back(std::move(offs));
+/// The batch as the driver's named values.
+runtime::DriverArgs toDriverArgs(SpecOp spec, const Batch &batch) {
+  runtime::DriverArgs args;
+  for (Operation &op : spec.getBody().front()) {
+    if (auto cfg = dyn_cast<ConfigOp>(op))
+      args.config(cfg.getSymName().str(),
+                  isa<ListType>(cfg.getType())
+                      ? batch.lists.lookup(cfg.getSymName())
+                      : std::vector<int64_t>{
+                            batch.config.lookup(cfg.getSymName())});
+    else if (auto set = dyn_cast<RatiosOp>(op))
+      args.config(set.getSymName().str(),
+                  batch.lists.lookup(set.getSymName()));
   }
-  /// Points the DriverValue records at the stored arrays (after all adds).
-  void finish(size_t numConfig) {
-    for (size_t k = 0; k < names.size(); ++k) {
-      DriverValue v{names[k].c_str(), arrays[k].data(),
-                    int64_t(arrays[k].size()),
-                    offsets[k].empty() ? nullptr : offsets[k].data()};
-      (k < numConfig ? config : inputs).push_back(v);
-    }
-  }
-};
-
-DriverValues toDriverValues(SpecOp spec, const Batch &batch) {
-  DriverValues v;
-  Block &body = spec.getBody().front();
-  size_t numConfig = 0;
-  for (Operation &op : body) {
-    if (auto cfg = dyn_cast<ConfigOp>(op)) {
-      if (isa<ListType>(cfg.getType()))
-        v.add(v.config, cfg.getSymName(), batch.lists.lookup(cfg.getSymName()));
-      else
-        v.add(v.config, cfg.getSymName(),
-              {batch.config.lookup(cfg.getSymName())});
-      ++numConfig;
-    } else if (auto set = dyn_cast<RatiosOp>(op)) {
-      v.add(v.config, set.getSymName(), batch.lists.lookup(set.getSymName()));
-      ++numConfig;
-    }
-  }
-  for (auto in : body.getOps<InputOp>()) {
+  for (auto in : spec.getBody().front().getOps<InputOp>()) {
     std::vector<int64_t> data, offs{0};
     bool list = isa<ListType>(in.getType());
     for (const SequenceInputs &s : batch.sequences) {
@@ -107,11 +77,10 @@ DriverValues toDriverValues(SpecOp spec, const Batch &batch) {
         data.push_back(s.scalars.lookup(in.getSymName()));
       }
     }
-    v.add(v.inputs, in.getSymName(), std::move(data),
-          list ? std::move(offs) : std::vector<int64_t>{});
+    args.input(in.getSymName().str(), std::move(data),
+               list ? std::move(offs) : std::vector<int64_t>{});
   }
-  v.finish(numConfig);
-  return v;
+  return args;
 }
 
 } // namespace
@@ -174,19 +143,15 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
       llvm::sys::DynamicLibrary::getPermanentLibrary(lib.c_str(), &loadError);
   if (!library.isValid())
     return fail("cannot load the generated code: " + loadError);
-  auto run = reinterpret_cast<DriverRun>(
+  auto run = reinterpret_cast<imeta_driver_run_fn>(
       library.getAddressOfSymbol("imeta_driver_run"));
   if (!run)
     return fail("the generated code has no imeta_driver_run");
 
-  DriverValues values = toDriverValues(spec, batch);
-  const char *json = nullptr, *error = nullptr;
-  std::string name = path.getSymName().str();
-  int rc = run(name.c_str(), int32_t(batch.sequences.size()),
-               values.config.data(), values.config.size(),
-               values.inputs.data(), values.inputs.size(), options.gpu, &json,
-               &error);
-  std::string result = rc == 0 ? json : error;
+  std::string name = path.getSymName().str(), result;
+  int rc = toDriverArgs(spec, batch)
+               .run(run, name.c_str(), int32_t(batch.sequences.size()),
+                    options.gpu, result);
   if (options.keepTemps)
     llvm::errs() << "imeta-run: generated code kept in " << dir << "\n";
   else
