@@ -125,6 +125,7 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
                           "evaluator holds",
                           cols.getValue(), numCols));
     out.width = numCols;
+    out.hasCols = true;
     if (auto liveSym = field.getLiveAttr()) {
       auto v = evaluate(lookup(liveSym), getRatios(lookup(liveSym)) ? ratio : 0);
       if (!v)

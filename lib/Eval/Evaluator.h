@@ -24,8 +24,9 @@ namespace imeta {
 /// The values of one field (or prefix sum) in one ratio bucket.
 struct FieldValue {
   Domain domain = Domain::scalar;
-  unsigned width = 1;  ///< values per point (yield arity, or column count)
-  bool isBool = false; ///< an i1 field, printed as true/false
+  unsigned width = 1;   ///< values per point (yield arity, or column count)
+  bool hasCols = false; ///< a `cols` field: [rows, width] whatever the width
+  bool isBool = false;  ///< an i1 field, printed as true/false
   bool isPrefix = false;
   std::vector<int64_t> data; ///< row-major, `width` values per point
   size_t points = 0;         ///< rows (a `cols` field may have width 0)

@@ -20,9 +20,11 @@ llvm::json::Value imeta::toJson(const FieldValue &value) {
   if (value.domain == Domain::scalar && !value.isPrefix)
     return value.width == 1 ? scalar(value.data.front())
                             : llvm::json::Value(row(0));
+  // One value a point prints flat, except a `cols` field: its rows are
+  // lists whatever its run-time column count (the generated driver's form).
   llvm::json::Array rows;
   for (size_t p = 0; p < value.numPoints(); ++p) {
-    if (value.width == 1)
+    if (value.width == 1 && !value.hasCols)
       rows.push_back(scalar(value.data[p]));
     else
       rows.push_back(row(p));
