@@ -128,9 +128,9 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     auto check = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
       rowCs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
                  "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
-                 "imeta_in_list({0}, {1}) ? {2} : {0}); {7} = true; }",
+                 "imeta_in_list({0}, {1}) ? {2} : {0}, {8}, {1}); {7} = true; }",
                  lo[0], list, hi[0], st.site(ml.load), scope.ownerId,
-                 scope.seq, scope.globalRow, flag);
+                 scope.seq, scope.globalRow, flag, failRatioArgs(st, scope));
     };
     if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds,
                              "last_" + flag, flag, {ml.load.getIndex()},
@@ -448,8 +448,9 @@ LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
   for (Operation *op : scope.rangeCheckedLoads) {
     auto load = cast<LoadOp>(op);
     cs.line("if (end > ll_{0}) return imeta_fail(c.err, kOutOfRange, {1}, "
-            "{2}, i, r, first > ll_{0} ? first : ll_{0});",
-            load.getInput(), st.site(load), scope.ownerId);
+            "{2}, i, r, first > ll_{0} ? first : ll_{0}, {3}, ll_{0});",
+            load.getInput(), st.site(load), scope.ownerId,
+            failRatioArgs(st, scope));
   }
   std::string target =
       out ? formatv("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,

@@ -390,8 +390,10 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
             "cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: error "
             "record\", ce);",
             pascal(p), p);
-    cu.line("return e.kind == kNone ? Status{} : "
-            "fail(describe_error(e));");
+    cu.line("// The context the stage packed is still in the host staging.");
+    cu.line("return e.kind == kNone ? Status{{} : fail(describe_error(e, "
+            "static_cast<const {0}_ctx *>(s.host)->set));",
+            p);
   }
 }
 

@@ -59,12 +59,14 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
   cs.line("namespace {0} {{", ns());
   cs.line("namespace detail {");
   cs.blank();
-  cs.line("enum ErrorKind : int32_t { kNone = 0, kOverflow, kDivZero, "
-          "kOutOfRange, kEmptySet };");
-  cs.line("/// The first failure of a formula: what, where (site, field), "
-          "at which point.");
+  cs.line("enum ErrorKind : int32_t { kNone = 0, kOverflow, kOverflow64, "
+          "kDivZero, kOutOfRange, kEmptySet };");
+  cs.line("/// The first failure of a formula: what, where (site, field, the "
+          "ratio as a set id and bucket, set -1 if none), at which point; the "
+          "value it gave (an index: and the length it missed).");
   cs.line("struct ErrorRecord { int32_t kind; int32_t site; int32_t owner; "
-          "int64_t seq; int64_t row; int64_t value; };");
+          "int32_t ratio_set; int32_t bucket; int64_t seq; int64_t row; "
+          "int64_t value; int64_t length; };");
   cs.blank();
   cs.raw(R"(IMETA_HD inline bool imeta_fits32(int64_t v) {
   return v >= INT32_MIN && v <= INT32_MAX;
@@ -198,7 +200,8 @@ IMETA_HD inline void imeta_divmod_small(I a, I b, I &q, I &r) {
 /// caller). On the device, the first thread to fail wins.
 IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,
                                 int32_t owner, int64_t seq, int64_t row,
-                                int64_t value) {
+                                int64_t value, int32_t ratio_set,
+                                int32_t bucket, int64_t length) {
 #ifdef __CUDA_ARCH__
   if (atomicCAS(reinterpret_cast<int *>(&e->kind), 0, kind) != 0)
     return false;
@@ -212,6 +215,9 @@ IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,
   e->seq = seq;
   e->row = row;
   e->value = value;
+  e->ratio_set = ratio_set;
+  e->bucket = bucket;
+  e->length = length;
   return false;
 }
 
@@ -226,7 +232,10 @@ IMETA_HD inline bool imeta_fail(ErrorRecord *e, int32_t kind, int32_t site,
                                              ", "));
   cs.line("constexpr int kNumSets = {0};", std::max<size_t>(1, st.ratioSets.size()));
   cs.line("/// The one-line message of a recorded failure (host source).");
-  cs.line("std::string describe_error(const ErrorRecord &e);");
+  cs.line("/// `sets`: the context's ratio sets, which name the failing "
+          "bucket's ratio.");
+  cs.line("std::string describe_error(const ErrorRecord &e, const int32_t "
+          "(*sets)[kMaxRatios]);");
   cs.blank();
 }
 

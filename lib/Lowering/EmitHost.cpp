@@ -30,35 +30,54 @@ void SpecEmitter::emitSourcePrologue(CodeStream &cs) {
   // Tables are emitted last (after all sites are known) through a forward
   // declaration.
   cs.line("namespace {");
-  cs.line("extern const char *const kSites[];");
+  cs.line("/// A failure's op, \" at file:line:col\" and what it reads "
+          "(EmitterState::Site).");
+  cs.line("struct SiteText { const char *op, *at, *what; };");
+  cs.line("extern const SiteText kSites[];");
   cs.line("extern const char *const kOwners[];");
-  cs.raw(R"(
-/// The one-line message of a formula failure.
-std::string describe(const ErrorRecord &e) {
+  cs.line("/// The rule an int32 overflow breaks, as the spec names it.");
+  cs.line("const char *const kOverflowRule = \"{0}\";",
+          spec.getOverflowRule()
+              ? escape((" (" + *spec.getOverflowRule() + ")").str())
+              : std::string());
+  cs.raw(R"cpp(
+/// What failed, in the reference evaluator's words.
+std::string what(const ErrorRecord &e) {
+  const SiteText &s = kSites[e.site];
+  switch (e.kind) {
+  case kOverflow:
+    return std::string("i32 overflow: ") + s.op + " gives " +
+           std::to_string(e.value) + s.at + kOverflowRule;
+  case kOverflow64:
+    return std::string("i64 overflow: ") + s.op + s.at + kOverflowRule;
+  case kDivZero:
+    return std::string("division by zero: ") + s.op + s.at;
+  case kOutOfRange:
+    return "index " + std::to_string(e.value) + " out of range of " + s.what +
+           " (length " + std::to_string(e.length) + ")" + s.at;
+  case kEmptySet:
+    return std::string("ratio set ") + s.what + " is empty" + s.at;
+  default:
+    return "unknown failure";
+  }
+}
+
+/// The one-line message of a formula failure: the field (and its ratio,
+/// from the context's ratio `sets`), the point, what failed.
+std::string describe(const ErrorRecord &e, const int32_t (*sets)[kMaxRatios]) {
   std::string where = std::string("field '") + kOwners[e.owner] + "'";
+  if (e.ratio_set >= 0)
+    where += " (ratio " + std::to_string(sets[e.ratio_set][e.bucket]) + ")";
   if (e.seq >= 0)
     where += ": sequence " + std::to_string(e.seq);
   if (e.row >= 0)
     where += ", row " + std::to_string(e.row);
-  switch (e.kind) {
-  case kOverflow:
-    return where + ": i32 overflow: " + kSites[e.site] + " gives " +
-           std::to_string(e.value);
-  case kDivZero:
-    return where + ": division by zero: " + kSites[e.site];
-  case kOutOfRange:
-    return where + ": index " + std::to_string(e.value) + " out of range: " +
-           kSites[e.site];
-  case kEmptySet:
-    return where + ": empty ratio set: " + kSites[e.site];
-  default:
-    return where + ": unknown failure";
-  }
+  return where + ": " + what(e);
 }
 
 Status failure(std::string message) { return Status{false, std::move(message)}; }
 
-)");
+)cpp");
   emitSetupHelpers(cs);
   cs.raw(kRangeHelpers);
   cs.line("}  // namespace");
@@ -292,7 +311,7 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
     if (set)
       where += " + \"ratio \" + std::to_string(n) + \": \"";
     cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
-            "+ describe(err));",
+            "+ what(err));",
             where, escape(ruleMessages[ruleId]));
     cs.line("if (!holds) return failure({0} + \"{1}\");", where,
             escape(ruleMessages[ruleId]));
@@ -322,7 +341,7 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
     cs.line("*slot = {0};", results[0]);
     cs.line("return true;");
   }
-  cs.line("if (!value()) return failure(describe(err));");
+  cs.line("if (!value()) return failure(describe(err, c.set));");
   return success();
 }
 
@@ -544,7 +563,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     for (RowSpace &space : plan.rowSpaces)
       cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
-              "failure(describe(err));",
+              "failure(describe(err, c.set));",
               fillName(plan, space));
   }
   cs.line("Status ok;");
@@ -588,7 +607,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("c.o_{0}_width = buffers[{1}].width;", po.name, k);
   }
   cs.line("return fill_{0}_cpu(c, mode == FillMode::kChecked) ? st : "
-          "failure(describe(H.err));",
+          "failure(describe(H.err, c.set));",
           path);
   return success();
 }
@@ -631,10 +650,11 @@ void SpecEmitter::emitCpuFills(CodeStream &cs) {
 
 void SpecEmitter::emitTables(CodeStream &cs) {
   cs.line("namespace {");
-  cs.line("const char *const kSites[] = {");
-  for (const std::string &s : st.sites)
-    cs.line("    \"{0}\",", escape(s));
-  cs.line("    \"\"};");
+  cs.line("const SiteText kSites[] = {");
+  for (const EmitterState::Site &s : st.sites)
+    cs.line("    {{\"{0}\", \"{1}\", \"{2}\"},", escape(s.op), escape(s.at),
+            escape(s.what));
+  cs.line("    {\"\", \"\", \"\"}};");
   cs.line("const char *const kOwners[] = {");
   for (const std::string &s : st.owners)
     cs.line("    \"{0}\",", escape(s));

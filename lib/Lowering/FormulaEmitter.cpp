@@ -15,14 +15,24 @@ unsigned EmitterState::site(Operation *op) {
   auto [it, inserted] = siteOf.try_emplace(op, sites.size());
   if (!inserted)
     return it->second;
-  std::string text;
-  llvm::raw_string_ostream os(text);
+  Site site{op->getName().getStringRef().str(), "", ""};
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
-       << loc.getColumn() << " ";
-  os << op->getName().getStringRef();
-  sites.push_back(text);
+    site.at = formatv(" at {0}:{1}:{2}", loc.getFilename().getValue(),
+                      loc.getLine(), loc.getColumn());
+  if (auto load = dyn_cast<LoadOp>(op))
+    site.what = ("'" + load.getInput() + "'").str();
+  else if (auto at = dyn_cast<PrefixAtOp>(op))
+    site.what = ("prefix sum '" + at.getPrefix() + "'").str();
+  else if (auto min = dyn_cast<RatioMinOp>(op))
+    site.what = ("'" + min.getSet() + "'").str();
+  sites.push_back(std::move(site));
   return sites.size() - 1;
+}
+
+std::string imeta::failRatioArgs(EmitterState &st, const FormulaScope &scope) {
+  if (!scope.ratios)
+    return "-1, 0";
+  return formatv("{0}, {1}", st.setId(scope.ratios), scope.bucket).str();
 }
 
 unsigned EmitterState::owner(StringRef name) {
@@ -100,10 +110,13 @@ private:
   std::string in(Operation *op, unsigned i) {
     return names.lookup(op->getOperand(i));
   }
-  std::string fail(StringRef kind, Operation *op, StringRef value) {
+  /// Records failure `kind` of `op` (an index that misses: `length`).
+  std::string fail(StringRef kind, Operation *op, StringRef value,
+                   StringRef length = "0") {
     std::string record =
-        formatv("imeta_fail(c.err, {0}, {1}, {2}, {3}, {4}, {5})", kind,
-                st.site(op), s.ownerId, s.seq, s.globalRow, value)
+        formatv("imeta_fail(c.err, {0}, {1}, {2}, {3}, {4}, {5}, {6}, {7})",
+                kind, st.site(op), s.ownerId, s.seq, s.globalRow, value,
+                failRatioArgs(st, s), length)
             .str();
     if (!s.deferFailures.empty())
       return formatv("{ {0}; {1} = true; }", record, s.deferFailures).str();
@@ -217,7 +230,7 @@ private:
                                                    : "__builtin_mul_overflow";
     cs.line("int64_t {0};", name);
     cs.line("if ({0}({1}, {2}, &{3})) {4}", builtin, in(op, 0), in(op, 1),
-            name, fail("kOverflow", op, "0"));
+            name, fail("kOverflow64", op, "0"));
     names[op->getResult(0)] = name;
     return success();
   }
@@ -232,7 +245,7 @@ private:
       bool rem = isa<arith::RemSIOp>(op);
       if (!rem)
         cs.line("if ({0}{1} == INT32_MIN && {2} == -1) {3}", proven(op), a, b,
-                fail("kOverflow", op, a));
+                fail("kOverflow", op, "-int64_t(INT32_MIN)"));
       std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
       // A divisor with a divider (the batch's, or one the loop prepared):
       // multiply and shift.
@@ -261,7 +274,7 @@ private:
       return success();
     }
     cs.line("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
-            fail("kOverflow", op, a));
+            fail("kOverflow64", op, "0"));
     std::string expr;
     if (isa<arith::DivSIOp>(op))
       expr = formatv("{0} / {1}", a, b);
@@ -377,7 +390,8 @@ private:
             std::string in = fresh();
             cs.line("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx,
                     l.getInput());
-            cs.line("if (!{0}) {1}", in, fail("kOutOfRange", op, idx));
+            cs.line("if (!{0}) {1}", in,
+                    fail("kOutOfRange", op, idx, "ll_" + l.getInput().str()));
             // A deferred failure goes on past this point: read nothing.
             define(op, s.deferFailures.empty()
                            ? formatv("imeta_ldg(lb_{0}, {1})", l.getInput(),
@@ -386,9 +400,11 @@ private:
                                      l.getInput(), idx).str());
             return success();
           }
-          cs.line("if ({0} < 0 || {0} >= c.in_{1}_off[{2} + 1] - "
-                  "c.in_{1}_off[{2}]) {3}",
-                  idx, l.getInput(), s.seq, fail("kOutOfRange", op, idx));
+          std::string length =
+              formatv("c.in_{0}_off[{1} + 1] - c.in_{0}_off[{1}]",
+                      l.getInput(), s.seq);
+          cs.line("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
+                  fail("kOutOfRange", op, idx, length));
           define(op, formatv("int64_t(c.in_{0}[c.in_{0}_off[{1}] + {2}])",
                              l.getInput(), s.seq, idx));
           return success();
@@ -413,7 +429,7 @@ private:
           std::string len = length(sum);
           std::string idx = in(op, 0);
           cs.line("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
-                  fail("kOutOfRange", op, idx));
+                  fail("kOutOfRange", op, idx, len));
           std::string b = bucketIndex(st, s, getRatios(sum));
           define(op, hostValue(sum, b + " * " + len + " + " + idx));
           return success();

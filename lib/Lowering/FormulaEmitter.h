@@ -26,9 +26,14 @@ namespace imeta {
 
 /// Spec-wide naming shared by every emitted formula.
 struct EmitterState {
-  /// Diagnostic sites ("file:line:col op"), indexed by the site ids the
-  /// generated code records on failure.
-  std::vector<std::string> sites;
+  /// A diagnostic site: the op's name, " at file:line:col" (or ""), and
+  /// what it reads where an index can miss ("'block_table'", "prefix sum
+  /// 'cu_q'", "'ca_ratios'"): the evaluator's words for its failures.
+  struct Site {
+    std::string op, at, what;
+  };
+  /// Sites indexed by the ids the generated code records on failure.
+  std::vector<Site> sites;
   llvm::DenseMap<mlir::Operation *, unsigned> siteOf;
   /// Fields and rules by id, for messages.
   std::vector<std::string> owners;
@@ -142,6 +147,13 @@ std::string valueType(const EmitterState &st, const FormulaScope &scope,
 /// point ("0" when `of` is not bucketed).
 std::string bucketIndex(EmitterState &st, const FormulaScope &scope,
                         mlir::FlatSymbolRefAttr of);
+
+/// The arguments by which `imeta_fail` records the point's ratio: its set's
+/// id and the bucket ("2, b"), or "-1, 0" where the point has none; the
+/// message looks the ratio up. Not the ratio itself: kept live for every
+/// check, it cost the device kernels registers (prompt_expanded 48 -> 53),
+/// where the set is a constant and the bucket index is live anyway.
+std::string failRatioArgs(EmitterState &st, const FormulaScope &scope);
 
 } // namespace imeta
 

@@ -111,8 +111,9 @@ public:
       emitCpuFills(cs);
       os << hostBody;
       emitTables(cs);
-      cs.line("std::string detail::describe_error(const ErrorRecord &e) { "
-              "return describe(e); }");
+      cs.line("std::string detail::describe_error(const ErrorRecord &e, "
+              "const int32_t (*sets)[kMaxRatios]) { return describe(e, sets); "
+              "}");
       cs.line("}  // namespace {0}", ns());
     }
     {
