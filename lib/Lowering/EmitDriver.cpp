@@ -41,7 +41,7 @@ void SpecEmitter::emitDriver(CodeStream &cs) {
   cs.raw(kDriverAbi);
   cs.blank();
   cs.line("namespace g = {0};", ns());
-  cs.raw(R"(
+  cs.raw(R"cpp(
 namespace {
 std::string g_json, g_error;
 
@@ -53,17 +53,73 @@ const imeta_value *find(const imeta_value *v, int n, const char *name) {
 }
 
 /// The batch in the generated code's layout; owns the narrowed arrays.
+/// A value the generated code cannot take (outside int32, or a count that
+/// does not match) is the first error, in the reference evaluator's words:
+/// nothing is narrowed silently.
 struct Inputs {
   g::Config config;
   g::Sequences seqs;
   std::vector<std::vector<int32_t>> ints;
   std::vector<std::unique_ptr<bool[]>> bools;
-  const int32_t *narrow(const imeta_value *v) {
-    ints.emplace_back(v->data, v->data + v->count);
-    ints.back().push_back(0);
+  std::string error;
+
+  void failOnce(std::string message) {
+    if (error.empty())
+      error = std::move(message);
+  }
+  /// `v`'s values as int32; `where(k)` says why value k is refused.
+  template <typename Where>
+  const int32_t *narrow(const imeta_value *v, Where where) {
+    ints.emplace_back(v->count + 1, 0);
+    for (int64_t k = 0; k < v->count; ++k) {
+      if (v->data[k] < INT32_MIN || v->data[k] > INT32_MAX) {
+        failOnce(where(k));
+        break;
+      }
+      ints.back()[k] = int32_t(v->data[k]);
+    }
     return ints.back().data();
   }
+  /// A config parameter's one value.
+  int32_t scalar(const imeta_value *v, const std::string &refused) {
+    if (v->count != 1) {
+      failOnce("config: '" + std::string(v->name) + "' needs one value, has " +
+               std::to_string(v->count));
+      return 0;
+    }
+    return narrow(v, [&](int64_t) { return refused; })[0];
+  }
+  /// An input with one value a sequence.
+  const int32_t *perSeq(const imeta_value *v, const char *rule) {
+    if (v->count != seqs.num_seqs)
+      failOnce("'" + std::string(v->name) + "': " + std::to_string(v->count) +
+               " values for " + std::to_string(seqs.num_seqs) + " sequences");
+    return narrow(v, [&](int64_t k) {
+      return "sequence " + std::to_string(k) + ": '" + v->name +
+             "' must be an int32 integer" + rule;
+    });
+  }
+  /// A list input: its values and num_seqs + 1 offsets, which end at its
+  /// count of values.
+  const int32_t *list(const imeta_value *v, const char *rule) {
+    const int64_t n = seqs.num_seqs;
+    if (!v->offsets || (n >= 0 && v->offsets[n] != v->count))
+      failOnce("'" + std::string(v->name) + "': offsets must end at its " +
+               std::to_string(v->count) + " values");
+    return narrow(v, [&](int64_t k) {
+      int64_t i = 0;
+      while (i + 1 < n && v->offsets[i + 1] <= k)
+        ++i;
+      return "sequence " + std::to_string(i) + ": '" + v->name + "'[" +
+             std::to_string(k - v->offsets[i]) + "] must be an int32 integer" +
+             rule;
+    });
+  }
+  /// A bool input, one value a sequence (nonzero is true).
   const bool *flags(const imeta_value *v) {
+    if (v->count != seqs.num_seqs)
+      failOnce("'" + std::string(v->name) + "': " + std::to_string(v->count) +
+               " values for " + std::to_string(seqs.num_seqs) + " sequences");
     bools.emplace_back(new bool[v->count + 1]());
     for (int64_t k = 0; k < v->count; ++k)
       bools.back()[k] = v->data[k] != 0;
@@ -120,19 +176,33 @@ std::string toJson(Buffers &out, const g::OutputInfo *info) {
   return s + "\n}\n";
 }
 
+/// The most values the driver holds in one output (as the reference
+/// evaluator in one field): past it a batch gets an error, not an
+/// out-of-memory crash.
+constexpr int64_t kMaxValues = int64_t(1) << 28;
+
 /// Host buffers for the shape `out` records, unspecified values -1.
 template <typename Buffers>
-void allocateHost(Buffers &out, const g::OutputInfo *info,
-                  std::vector<std::vector<int32_t>> &ints,
-                  std::vector<std::unique_ptr<bool[]>> &bools) {
+g::Status allocateHost(Buffers &out, const g::OutputInfo *info,
+                       std::vector<std::vector<int32_t>> &ints,
+                       std::vector<std::unique_ptr<bool[]>> &bools) {
   for (int k = 0; k < Buffers::kCount; ++k) {
     g::Buffer &b = out.begin()[k];
     int64_t rows = 1;
     for (int r = 0; r < b.buckets; ++r)
       rows = rows > b.rows[r] ? rows : b.rows[r];
+    const int64_t width = b.width > 0 ? b.width : 1;
+    const int64_t buckets = b.buckets > 0 ? b.buckets : 1;
+    if (rows > kMaxValues / width / buckets)
+      return g::Status{false, std::string("output '") + info[k].name + "': " +
+                                  std::to_string(buckets) + " x " +
+                                  std::to_string(rows) + " x " +
+                                  std::to_string(width) +
+                                  " values, more than the driver holds (" +
+                                  std::to_string(kMaxValues) + ")"};
     b.capacity = rows;
-    b.bucket_stride = rows * (b.width > 0 ? b.width : 1);
-    b.max_buckets = b.buckets > 0 ? b.buckets : 1;
+    b.bucket_stride = rows * width;
+    b.max_buckets = int32_t(buckets);
     size_t n = size_t(b.bucket_stride) * b.max_buckets;
     if (info[k].is_bool) {
       bools.emplace_back(new bool[n + 1]());
@@ -142,6 +212,7 @@ void allocateHost(Buffers &out, const g::OutputInfo *info,
       b.data = ints.back().data();
     }
   }
+  return g::Status{};
 }
 
 template <typename Buffers, typename Shape, typename Fill>
@@ -150,10 +221,10 @@ int runCpu(Inputs &in, const g::OutputInfo *info, Shape shape, Fill fill) {
   g::Status st = shape(in.config, in.seqs, out);
   std::vector<std::vector<int32_t>> ints;
   std::vector<std::unique_ptr<bool[]>> bools;
-  if (st.ok) {
-    allocateHost(out, info, ints, bools);
+  if (st.ok)
+    st = allocateHost(out, info, ints, bools);
+  if (st.ok)
     st = fill(in.config, in.seqs, out, g::FillMode::kAuto);
-  }
   if (!st.ok) {
     g_error = st.message;
     return 1;
@@ -161,7 +232,7 @@ int runCpu(Inputs &in, const g::OutputInfo *info, Shape shape, Fill fill) {
   g_json = toJson(out, info);
   return 0;
 }
-)");
+)cpp");
   if (hasGpu) {
     cs.raw(R"(
 #ifdef IMETA_DRIVER_CUDA
@@ -179,7 +250,11 @@ int runGpu(Inputs &in, const g::OutputInfo *info, Shape shape, Stage stage,
   }
   std::vector<std::vector<int32_t>> ints;
   std::vector<std::unique_ptr<bool[]>> bools;
-  allocateHost(host, info, ints, bools);
+  st = allocateHost(host, info, ints, bools);
+  if (!st.ok) {
+    g_error = st.message;
+    return 1;
+  }
   dev = host;
   std::vector<void *> owned;
   auto cleanup = [&] {
@@ -238,46 +313,61 @@ int runGpu(Inputs &in, const g::OutputInfo *info, Shape shape, Stage stage,
           "num_seqs, const imeta_value *config, int num_config, const "
           "imeta_value *inputs, int num_inputs, int gpu, const char **json, "
           "const char **error) {");
+  cs.line("  g_json.clear();");
+  cs.line("  g_error.clear();");
   cs.line("  Inputs in;");
   cs.line("  const imeta_value *v = nullptr;");
   cs.line("  in.seqs.num_seqs = num_seqs;");
+  // " (R1)": the rule a declaration names, as the evaluator appends it.
+  auto ruleOf = [](std::optional<StringRef> rule) {
+    return rule ? escape((" (" + *rule + ")").str()) : std::string();
+  };
   for (auto cfg : specBody().getOps<ConfigOp>()) {
     StringRef n = cfg.getSymName();
     if (isa<ListType>(cfg.getType()))
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) {{ "
-              "in.config.{0} = in.narrow(v); in.config.num_{0} = "
-              "int32_t(v->count); }",
-              n);
+              "in.config.{0} = in.narrow(v, [&](int64_t k) {{ return "
+              "\"config: '{0}'[\" + std::to_string(k) + \"] must be an int32 "
+              "integer{1}\"; }); in.config.num_{0} = int32_t(v->count); }",
+              n, ruleOf(cfg.getRule()));
     else if (cfg.getType().isInteger(1))
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) "
-              "in.config.{0} = v->data[0] != 0;",
+              "in.config.{0} = v->count > 0 && v->data[0] != 0;",
               n);
     else
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) "
-              "in.config.{0} = int32_t(v->data[0]);",
-              n);
+              "in.config.{0} = in.scalar(v, \"config: '{0}' must be an int32 "
+              "integer{1}\");",
+              n, ruleOf(cfg.getRule()));
   }
   for (auto set : specBody().getOps<RatiosOp>())
     cs.line("  if ((v = find(config, num_config, \"{0}\"))) {{ "
-            "in.config.{0} = in.narrow(v); in.config.num_{0} = "
-            "int32_t(v->count); }",
-            set.getSymName());
+            "in.config.{0} = in.narrow(v, [&](int64_t) {{ return "
+            "std::string(\"config: '{0}' must be a list of distinct integers "
+            ">= 1{1}\"); }); in.config.num_{0} = int32_t(v->count); }",
+            set.getSymName(), ruleOf(set.getRule()));
   for (auto input : specBody().getOps<InputOp>()) {
     StringRef n = input.getSymName();
     if (isa<ListType>(input.getType()))
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
-              "in.seqs.{0} = in.narrow(v); in.seqs.{0}_offsets = "
+              "in.seqs.{0} = in.list(v, \"{1}\"); in.seqs.{0}_offsets = "
               "v->offsets; }",
-              n);
+              n, ruleOf(input.getRule()));
     else if (input.getType().isInteger(1))
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) in.seqs.{0} "
               "= in.flags(v);",
               n);
     else
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) in.seqs.{0} "
-              "= in.narrow(v);",
-              n);
+              "= in.perSeq(v, \"{1}\");",
+              n, ruleOf(input.getRule()));
   }
+  cs.line("  if (!in.error.empty()) {");
+  cs.line("    g_error = in.error;");
+  cs.line("    *json = g_json.c_str();");
+  cs.line("    *error = g_error.c_str();");
+  cs.line("    return 1;");
+  cs.line("  }");
   cs.line("  int rc = -1;");
   for (PathPlan &plan : plans) {
     std::string p = plan.path.getSymName().str();
