@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BatchMutation.h"
 #include "RandomBatch.h"
 #include "RandomBatchJson.h"
 #include "V4Spec.h"
@@ -30,42 +31,6 @@ using namespace imeta;
 
 namespace {
 
-/// A replacement value for a mutated key.
-llvm::json::Value randomValue(std::mt19937_64 &rng) {
-  switch (rng() % 9) {
-  case 0: return -1;
-  case 1: return 0;
-  case 2: return int64_t(2147483647);
-  case 3: return int64_t(1) << 40;
-  case 4: return "x";
-  case 5: return true;
-  case 6: return llvm::json::Array{};
-  case 7: return llvm::json::Array{-5, 3};
-  default: return int64_t(rng() % 100000);
-  }
-}
-
-/// Mutates one key of the config or of one sequence (or the sequence list).
-void mutate(llvm::json::Object &root, std::mt19937_64 &rng) {
-  llvm::json::Object *target = root.getObject("config");
-  llvm::json::Array *seqs = root.getArray("sequences");
-  if (rng() % 10 == 0) {
-    seqs->clear();
-    return;
-  }
-  if (rng() % 2 && !seqs->empty())
-    target = (*seqs)[rng() % seqs->size()].getAsObject();
-  std::vector<std::string> keys;
-  for (auto &kv : *target)
-    keys.push_back(kv.first.str());
-  keys.push_back("unknown_key");
-  std::string key = keys[rng() % keys.size()];
-  if (rng() % 4 == 0)
-    target->erase(key);
-  else
-    (*target)[key] = randomValue(rng);
-}
-
 TEST(BrokenBatches, GetAnErrorOrAResultNeverACrash) {
   SpecOp spec = test::v4Spec();
   ASSERT_TRUE(spec);
@@ -76,7 +41,7 @@ TEST(BrokenBatches, GetAnErrorOrAResultNeverACrash) {
     auto kind = seed % 2 ? ref::PathKind::Decode : ref::PathKind::Prompt;
     llvm::json::Value json = ref::toJson(ref::randomBatch(kind, seed));
     for (int m = 0, n = 1 + rng() % 3; m < n; ++m)
-      mutate(*json.getAsObject(), rng);
+      test::mutateKey(*json.getAsObject(), rng);
     llvm::Expected<Batch> batch = parseBatch(spec, json);
     if (!batch) {
       EXPECT_FALSE(llvm::toString(batch.takeError()).empty());

@@ -2,8 +2,8 @@
 
 #include "CompiledBackend.h"
 #include "dialect/IMetaSymbols.h"
+#include "lib/Eval/DriverValues.h"
 #include "lib/Lowering/CppEmitter.h"
-#include "runtime/DriverArgs.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -49,38 +49,6 @@ llvm::Error compile(StringRef program, ArrayRef<std::string> args,
     text = (*buf)->getBuffer().take_front(4000).str();
   return fail("compiling the generated code failed (" + program + "): " +
               message + "\n" + text);
-}
-
-/// The batch as the driver's named values.
-runtime::DriverArgs toDriverArgs(SpecOp spec, const Batch &batch) {
-  runtime::DriverArgs args;
-  for (Operation &op : spec.getBody().front()) {
-    if (auto cfg = dyn_cast<ConfigOp>(op))
-      args.config(cfg.getSymName().str(),
-                  isa<ListType>(cfg.getType())
-                      ? batch.lists.lookup(cfg.getSymName())
-                      : std::vector<int64_t>{
-                            batch.config.lookup(cfg.getSymName())});
-    else if (auto set = dyn_cast<RatiosOp>(op))
-      args.config(set.getSymName().str(),
-                  batch.lists.lookup(set.getSymName()));
-  }
-  for (auto in : spec.getBody().front().getOps<InputOp>()) {
-    std::vector<int64_t> data, offs{0};
-    bool list = isa<ListType>(in.getType());
-    for (const SequenceInputs &s : batch.sequences) {
-      if (list) {
-        const std::vector<int64_t> &xs = s.lists.find(in.getSymName())->second;
-        data.insert(data.end(), xs.begin(), xs.end());
-        offs.push_back(data.size());
-      } else {
-        data.push_back(s.scalars.lookup(in.getSymName()));
-      }
-    }
-    args.input(in.getSymName().str(), std::move(data),
-               list ? std::move(offs) : std::vector<int64_t>{});
-  }
-  return args;
 }
 
 } // namespace

@@ -1,0 +1,306 @@
+//===- BackendAgreementTest.cpp - evaluator and generated driver agree ----===//
+//
+// imeta-run's two answers for one batch: the reference evaluator's (parse,
+// rules, then the fields) and the generated code's through its driver (the
+// C ABI `--backend cpu` loads, linked in here). On valid random batches and
+// on broken ones (a key replaced, removed or added; one number set to an
+// edge value or its neighbour's plus or minus one), every path of the V4
+// spec must give the same text: the same field file, or the same error. A
+// batch the evaluator's parser refuses goes to the driver as its raw values
+// (out of int32, negative), which the driver must refuse in the same words.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BatchMutation.h"
+#include "RandomBatch.h"
+#include "RandomBatchJson.h"
+#include "V4Spec.h"
+
+#include "lib/Eval/Batch.h"
+#include "lib/Eval/DriverValues.h"
+#include "lib/Eval/Evaluator.h"
+#include "lib/Eval/FieldJson.h"
+#include "runtime/DriverAbi.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <optional>
+#include <random>
+
+using namespace imeta;
+using mlir::Operation;
+using mlir::SymbolTable;
+using llvm::isa;
+using llvm::cast;
+using llvm::StringRef;
+
+namespace {
+
+constexpr int kSeeds = 1200;
+
+/// What one backend answered: a field file, or an error.
+struct Answer {
+  bool ok = false;
+  std::string text;
+};
+
+Answer evaluator(SpecOp spec, PathOp path, const Batch &batch) {
+  Evaluator ev(spec, batch);
+  if (llvm::Error err = ev.checkRules(path))
+    return {false, llvm::toString(std::move(err))};
+  auto outputs = ev.evaluatePath(path);
+  if (!outputs)
+    return {false, llvm::toString(outputs.takeError())};
+  Answer a{true, ""};
+  llvm::raw_string_ostream os(a.text);
+  printFieldFile(os, *outputs);
+  return a;
+}
+
+Answer driver(const runtime::DriverArgs &args, PathOp path, size_t numSeqs) {
+  Answer a;
+  std::string name = path.getSymName().str();
+  a.ok = args.run(imeta_driver_run, name.c_str(), int32_t(numSeqs),
+                  /*gpu=*/0, a.text) == 0;
+  return a;
+}
+
+/// One JSON value of a declaration of type `type` as a driver's values: a
+/// bool (0 or 1), an integer or a list of integers, as the type says;
+/// std::nullopt for anything else.
+std::optional<std::vector<int64_t>> rawValues(const llvm::json::Value &v,
+                                              mlir::Type type) {
+  if (type.isInteger(1)) {
+    if (std::optional<bool> b = v.getAsBoolean())
+      return std::vector<int64_t>{*b};
+    return std::nullopt;
+  }
+  const llvm::json::Array *list = v.getAsArray();
+  if (!isa<ListType>(type)) {
+    if (std::optional<int64_t> i = v.getAsInteger())
+      return std::vector<int64_t>{*i};
+    return std::nullopt;
+  }
+  if (!list)
+    return std::nullopt;
+  std::vector<int64_t> out;
+  for (const llvm::json::Value &e : *list) {
+    std::optional<int64_t> i = e.getAsInteger();
+    if (!i)
+      return std::nullopt;
+    out.push_back(*i);
+  }
+  return out;
+}
+
+/// The batch file's values as they are, without the evaluator's parser:
+/// what a caller of the driver's C ABI could pass. std::nullopt where the
+/// file has a shape the ABI cannot carry (a missing or unknown key, a
+/// string, a list where one value belongs).
+std::optional<runtime::DriverArgs> rawDriverArgs(SpecOp spec,
+                                                 const llvm::json::Object &root) {
+  const llvm::json::Object *config = root.getObject("config");
+  const llvm::json::Array *seqs = root.getArray("sequences");
+  if (!config || !seqs)
+    return std::nullopt;
+  runtime::DriverArgs args;
+  size_t declared = 0;
+  for (Operation &op : spec.getBody().front()) {
+    if (!isa<ConfigOp, RatiosOp>(op))
+      continue;
+    StringRef name = SymbolTable::getSymbolName(&op).getValue();
+    mlir::Type type = isa<RatiosOp>(op)
+                          ? mlir::Type(ListType::get(op.getContext()))
+                          : cast<ConfigOp>(op).getType();
+    const llvm::json::Value *v = config->get(name);
+    if (!v)
+      return std::nullopt;
+    std::optional<std::vector<int64_t>> values = rawValues(*v, type);
+    if (!values)
+      return std::nullopt;
+    args.config(name.str(), *values);
+    ++declared;
+  }
+  if (config->size() != declared)
+    return std::nullopt;
+  llvm::StringSet<> inputs;
+  for (auto in : spec.getBody().front().getOps<InputOp>()) {
+    inputs.insert(in.getSymName());
+    bool list = isa<ListType>(in.getType());
+    std::vector<int64_t> data, offsets{0};
+    for (const llvm::json::Value &s : *seqs) {
+      const llvm::json::Object *obj = s.getAsObject();
+      if (!obj)
+        return std::nullopt;
+      const llvm::json::Value *v = obj->get(in.getSymName());
+      if (!v && !in.getOptional())
+        return std::nullopt;
+      std::optional<std::vector<int64_t>> values =
+          v ? rawValues(*v, in.getType())
+            : std::vector<int64_t>(list ? 0 : 1, 0);
+      if (!values)
+        return std::nullopt;
+      data.insert(data.end(), values->begin(), values->end());
+      offsets.push_back(data.size());
+    }
+    args.input(in.getSymName().str(), data,
+               list ? offsets : std::vector<int64_t>{});
+  }
+  for (const llvm::json::Value &s : *seqs)
+    for (const auto &kv : *s.getAsObject())
+      if (!inputs.contains(kv.first.str()))
+        return std::nullopt;
+  return args;
+}
+
+/// The first line where `a` and `b` differ, each cut to 200 characters.
+std::string firstDifference(llvm::StringRef a, llvm::StringRef b) {
+  llvm::SmallVector<llvm::StringRef> as, bs;
+  a.split(as, '\n');
+  b.split(bs, '\n');
+  for (size_t k = 0; k < std::max(as.size(), bs.size()); ++k) {
+    llvm::StringRef x = k < as.size() ? as[k] : "", y = k < bs.size() ? bs[k] : "";
+    if (x != y)
+      return llvm::formatv("line {0}: '{1}' vs '{2}'", k + 1, x.take_front(200),
+                           y.take_front(200))
+          .str();
+  }
+  return "";
+}
+
+/// The evaluator's message without the context it adds as it descends
+/// (`output 'O': field 'A' (ratio n): ...`): from its innermost field on,
+/// which is what the generated code, fusing every field, can name.
+llvm::StringRef innermost(llvm::StringRef message) {
+  size_t at = message.rfind("field '");
+  return at == llvm::StringRef::npos ? message : message.drop_front(at);
+}
+
+/// The rule a message ends with (" (R6)"), or "".
+llvm::StringRef ruleTag(llvm::StringRef message) {
+  size_t at = message.rfind(" (R");
+  return message.ends_with(")") && at != llvm::StringRef::npos
+             ? message.drop_front(at)
+             : "";
+}
+
+/// Whether `a` is a tool's refusal to hold a batch's values (not a rule
+/// of SPEC.md: the evaluator and the driver each cap what they hold).
+bool tooLarge(const Answer &a) {
+  llvm::StringRef t = a.text;
+  return !a.ok && (t.contains("more than the driver holds") ||
+                   t.contains("the reference evaluator holds") ||
+                   t.contains("the reference evaluator stops here"));
+}
+
+/// Counts of the outcomes, and the comparison of two refusals.
+struct Tally {
+  int accepted = 0, sameError = 0, otherFirstFailure = 0, tooLargeForATool = 0,
+      unparsed = 0;
+
+  /// Both refused the batch (changed `changes` times). The driver names
+  /// the evaluator's failure; or another failure the batch also has, met
+  /// first in the driver's order: one of two changes (the driver checks
+  /// input by input, the evaluator sequence by sequence), or one value
+  /// that breaks two formulas (the generated code fuses the fields), which
+  /// are then two fields under the same rule.
+  void refused(const std::string &context, int changes, const Answer &got,
+               const Answer &want) {
+    if (got.text == innermost(want.text)) {
+      ++sameError;
+      return;
+    }
+    if (changes < 2)
+      EXPECT_TRUE(llvm::StringRef(got.text).starts_with("field '") &&
+                  innermost(want.text).starts_with("field '") &&
+                  ruleTag(got.text) == ruleTag(want.text))
+          << context << ": driver '" << got.text << "', evaluator '"
+          << want.text << "'";
+    ++otherFirstFailure;
+  }
+};
+
+TEST(BackendAgreement, EvaluatorAndGeneratedDriverGiveTheSameText) {
+  SpecOp spec = test::v4Spec();
+  ASSERT_TRUE(spec);
+  Tally tally;
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    std::mt19937_64 rng(seed);
+    auto kind = seed % 2 ? ref::PathKind::Decode : ref::PathKind::Prompt;
+    llvm::json::Value json = ref::toJson(ref::randomBatch(kind, seed));
+    // One batch in four stays valid; the others get one or two changes,
+    // most of them a number (a key's change mostly stops at parsing).
+    const int changes = seed % 4 ? 1 + int(rng() % 2) : 0;
+    for (int m = 0; m < changes; ++m) {
+      if (rng() % 3 == 0)
+        test::mutateKey(*json.getAsObject(), rng);
+      else
+        test::mutateElement(*json.getAsObject(), rng);
+    }
+    llvm::Expected<Batch> batch = parseBatch(spec, json);
+    if (!batch) {
+      // The evaluator refuses the file; the driver gets its values as they
+      // are, where its C ABI can carry them, and must refuse them too.
+      Answer want{false, llvm::toString(batch.takeError())};
+      std::optional<runtime::DriverArgs> raw =
+          rawDriverArgs(spec, *json.getAsObject());
+      if (!raw) {
+        ++tally.unparsed;
+        continue;
+      }
+      size_t n = json.getAsObject()->getArray("sequences")->size();
+      for (auto path : spec.getBody().front().getOps<PathOp>()) {
+        std::string context =
+            llvm::formatv("seed {0}, path {1}", seed, path.getSymName()).str();
+        Answer got = driver(*raw, path, n);
+        ASSERT_FALSE(got.ok) << context << ": the evaluator refuses the batch ('"
+                             << want.text << "'), the driver accepts it";
+        tally.refused(context, changes, got, want);
+      }
+      continue;
+    }
+    runtime::DriverArgs args = toDriverArgs(spec, *batch);
+    for (auto path : spec.getBody().front().getOps<PathOp>()) {
+      Answer want = evaluator(spec, path, *batch);
+      Answer got = driver(args, path, batch->sequences.size());
+      // A batch too large for either tool to hold (a column count near
+      // INT32_MAX) is refused by each in its own words.
+      if (tooLarge(want) || tooLarge(got)) {
+        ++tally.tooLargeForATool;
+        continue;
+      }
+      std::string context =
+          llvm::formatv("seed {0}, path {1}", seed, path.getSymName()).str();
+      ASSERT_EQ(got.ok, want.ok)
+          << context << ": evaluator '" << (want.ok ? "accepts" : want.text)
+          << "', driver '" << (got.ok ? "accepts" : got.text) << "'; batch "
+          << llvm::formatv("{0}", json).str();
+      if (!got.ok) {
+        tally.refused(context, changes, got, want);
+        continue;
+      }
+      ASSERT_TRUE(got.text == want.text)
+          << context << ": field files differ, "
+          << firstDifference(got.text, want.text);
+      ++tally.accepted;
+    }
+  }
+  // Each outcome occurs often: the changes are neither all fatal nor all
+  // harmless, and a refusal nearly always names the evaluator's failure.
+  EXPECT_GT(tally.accepted, 1000);
+  EXPECT_GT(tally.sameError, 1000);
+  EXPECT_LT(tally.otherFirstFailure * 20, tally.sameError);
+  EXPECT_LT(tally.unparsed, kSeeds / 4);
+  std::printf("%d field files equal, %d refusals in the same words, %d "
+              "refusals naming another failure of the batch, %d "
+              "too large for a tool to hold, %d files the driver's C ABI "
+              "cannot carry\n",
+              tally.accepted, tally.sameError, tally.otherFirstFailure,
+              tally.tooLargeForATool, tally.unparsed);
+}
+
+} // namespace
