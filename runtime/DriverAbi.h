@@ -16,7 +16,9 @@
 extern "C" {
 /// One config parameter or input: `count` values (a scalar has one; an
 /// input one per sequence; a list input its values with num_seqs + 1
-/// `offsets`).
+/// `offsets`, the last equal to `count`). The driver refuses a value
+/// outside int32 and a count that does not match, as the evaluator's
+/// parser words it; it never narrows a value.
 struct imeta_value {
   const char *name;
   const int64_t *data;
