@@ -89,11 +89,15 @@ struct Inputs {
     }
     return narrow(v, [&](int64_t) { return refused; })[0];
   }
-  /// An input with one value a sequence.
-  const int32_t *perSeq(const imeta_value *v, const char *rule) {
+  /// An input of one value a sequence has num_seqs of them.
+  void countPerSeq(const imeta_value *v) {
     if (v->count != seqs.num_seqs)
       failOnce("'" + std::string(v->name) + "': " + std::to_string(v->count) +
                " values for " + std::to_string(seqs.num_seqs) + " sequences");
+  }
+  /// An input with one value a sequence.
+  const int32_t *perSeq(const imeta_value *v, const char *rule) {
+    countPerSeq(v);
     return narrow(v, [&](int64_t k) {
       return "sequence " + std::to_string(k) + ": '" + v->name +
              "' must be an int32 integer" + rule;
@@ -103,10 +107,14 @@ struct Inputs {
   /// count of values.
   const int32_t *list(const imeta_value *v, const char *rule) {
     const int64_t n = seqs.num_seqs;
+    const bool located = v->offsets && n >= 1 && v->offsets[n] == v->count;
     if (!v->offsets || (n >= 0 && v->offsets[n] != v->count))
       failOnce("'" + std::string(v->name) + "': offsets must end at its " +
                std::to_string(v->count) + " values");
     return narrow(v, [&](int64_t k) {
+      if (!located)
+        return "'" + std::string(v->name) + "'[" + std::to_string(k) +
+               "] must be an int32 integer" + rule;
       int64_t i = 0;
       while (i + 1 < n && v->offsets[i + 1] <= k)
         ++i;
@@ -117,9 +125,7 @@ struct Inputs {
   }
   /// A bool input, one value a sequence (nonzero is true).
   const bool *flags(const imeta_value *v) {
-    if (v->count != seqs.num_seqs)
-      failOnce("'" + std::string(v->name) + "': " + std::to_string(v->count) +
-               " values for " + std::to_string(seqs.num_seqs) + " sequences");
+    countPerSeq(v);
     bools.emplace_back(new bool[v->count + 1]());
     for (int64_t k = 0; k < v->count; ++k)
       bools.back()[k] = v->data[k] != 0;
