@@ -85,12 +85,12 @@ std::optional<std::vector<int64_t>> rawValues(const llvm::json::Value &v,
       return std::vector<int64_t>{*b};
     return std::nullopt;
   }
-  const llvm::json::Array *list = v.getAsArray();
   if (!isa<ListType>(type)) {
     if (std::optional<int64_t> i = v.getAsInteger())
       return std::vector<int64_t>{*i};
     return std::nullopt;
   }
+  const llvm::json::Array *list = v.getAsArray();
   if (!list)
     return std::nullopt;
   std::vector<int64_t> out;
