@@ -66,8 +66,9 @@ std::string what(const ErrorRecord &e) {
 /// from the context's ratio `sets`), the point, what failed.
 std::string describe(const ErrorRecord &e, const int32_t (*sets)[kMaxRatios]) {
   std::string where = std::string("field '") + kOwners[e.owner] + "'";
-  if (e.ratio_set >= 0)
-    where += " (ratio " + std::to_string(sets[e.ratio_set][e.bucket]) + ")";
+  if (e.ratio_set1 > 0)
+    where += " (ratio " + std::to_string(sets[e.ratio_set1 - 1][e.bucket]) +
+             ")";
   if (e.seq >= 0)
     where += ": sequence " + std::to_string(e.seq);
   if (e.row >= 0)
