@@ -107,10 +107,11 @@ struct Inputs {
   /// count of values.
   const int32_t *list(const imeta_value *v, const char *rule) {
     const int64_t n = seqs.num_seqs;
-    const bool located = v->offsets && n >= 1 && v->offsets[n] == v->count;
-    if (!v->offsets || (n >= 0 && v->offsets[n] != v->count))
+    const bool ends = v->offsets && n >= 0 && v->offsets[n] == v->count;
+    if (!ends && (!v->offsets || n >= 0))  // a negative n: the fill says so
       failOnce("'" + std::string(v->name) + "': offsets must end at its " +
                std::to_string(v->count) + " values");
+    const bool located = ends && n >= 1;  // value k's sequence is known
     return narrow(v, [&](int64_t k) {
       if (!located)
         return "'" + std::string(v->name) + "'[" + std::to_string(k) +

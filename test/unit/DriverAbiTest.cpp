@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/DriverAbi.h"
+#include "runtime/DriverArgs.h"
 
 #include <gtest/gtest.h>
 
@@ -35,24 +35,20 @@ struct TinyDecode {
       {"block_table", {0, 2}}, {"token_ids", {0, 5}}, {"draft_tokens", {0, 0}}};
 
   /// Runs path decode; the driver's return code, `out` its text.
-  int run(std::string &out) {
-    std::vector<imeta_value> cfg, in;
-    for (auto &[name, v] : config)
-      cfg.push_back({name.c_str(), v.data(), int64_t(v.size()), nullptr});
-    for (auto &[name, v] : inputs) {
+  int run(std::string &out) const {
+    imeta::runtime::DriverArgs args;
+    for (const auto &[name, v] : config)
+      args.config(name, v);
+    for (const auto &[name, v] : inputs) {
       auto off = offsets.find(name);
-      in.push_back({name.c_str(), v.data(), int64_t(v.size()),
-                    off == offsets.end() ? nullptr : off->second.data()});
+      args.input(name, v, off == offsets.end() ? std::vector<int64_t>{}
+                                               : off->second);
     }
-    const char *json = nullptr, *error = nullptr;
-    int rc = imeta_driver_run("decode", 1, cfg.data(), int(cfg.size()),
-                              in.data(), int(in.size()), 0, &json, &error);
-    out = rc == 0 ? json : error;
-    return rc;
+    return args.run(imeta_driver_run, "decode", 1, /*gpu=*/0, out);
   }
 };
 
-std::string refusal(TinyDecode batch) {
+std::string refusal(const TinyDecode &batch) {
   std::string out;
   EXPECT_NE(batch.run(out), 0) << "accepted: " << out;
   return out;
