@@ -3,14 +3,16 @@
 // Issue 4's GPU benchmark, config block 128, dense {1}, sparse {4}, window
 // 128, ring 160, max_model_len 131072, 1024 blocks; N = 64, 256, 1024
 // sequences; seqlen_q 1 and 2; seqlen_k uniform in [q, 131072]; fresh
-// random inputs per (N, q). In one run, medians of:
+// random inputs per (N, q). In one run, medians of (floor, chain, zos and
+// (b) replayed in turn, 300 rounds, so that drift in the host's or the
+// device's state reaches all four alike):
 //   floor    graph replay + sync of an empty kernel (the launch floor);
 //   chain    the same for the least a decode kernel does: per sequence
 //            (one CTA each) read where its block table starts, read that
 //            entry, store it: two dependent loads and a store;
 //   zos      graph replay + sync of the generated decode_zos launch;
 //   (b)      the same for the hand-written fused kernel (bench/baseline),
-//            checked byte for byte against decode_zos's output first;
+//            checked byte for byte against decode_zos's output;
 //   (a)      the hand-written eager CPU loops plus the host-to-device
 //            copies of every field (pinned), + sync;
 //   kernel   20 launches in one graph, divided (zos and (b));
@@ -36,6 +38,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -110,13 +113,13 @@ ref::Batch benchBatch(int64_t numSeqs, int64_t q, std::mt19937_64 &rng) {
   return b;
 }
 
-/// Median microseconds of `replay(); sync` over `reps` runs.
-template <typename F> double timeSynced(F &&replay, cudaStream_t stream,
+/// Median microseconds of `work(); sync` over `reps` runs (after 10).
+template <typename F> double timeSynced(F &&work, cudaStream_t stream,
                                         int reps) {
   std::vector<double> us;
   for (int k = 0; k < reps + 10; ++k) {
     double t0 = nowUs();
-    replay();
+    work();
     CUDA_OK(cudaStreamSynchronize(stream));
     if (k >= 10)
       us.push_back(nowUs() - t0);
@@ -124,13 +127,33 @@ template <typename F> double timeSynced(F &&replay, cudaStream_t stream,
   return median(us);
 }
 
-/// Median microseconds per launch of a graph of `launches` calls of
-/// `launch(stream) -> cudaError_t`, replayed (+ sync) `reps` times. One
+/// Replays each graph in turn (+ sync), 10 warm-up rounds then `reps`;
+/// each graph's median µs. Timed in turn, the graphs share the host's and
+/// the device's state of the moment, so their ratios do not drift with it.
+std::vector<double> timeInTurn(const std::vector<runtime::GraphLaunch *> &graphs,
+                               cudaStream_t stream, int reps) {
+  std::vector<std::vector<double>> us(graphs.size());
+  for (int k = 0; k < reps + 10; ++k)
+    for (size_t g = 0; g < graphs.size(); ++g) {
+      double t0 = nowUs();
+      CUDA_OK(graphs[g]->replay(stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      if (k >= 10)
+        us[g].push_back(nowUs() - t0);
+    }
+  std::vector<double> out;
+  for (std::vector<double> &v : us)
+    out.push_back(median(std::move(v)));
+  return out;
+}
+
+/// A graph of `launches` calls of `launch(stream) -> cudaError_t`. One
 /// launch: the step as an engine replays it; many: the kernel alone.
 template <typename L>
-double timeGraph(L &&launch, int launches, int reps, cudaStream_t stream) {
-  runtime::GraphLaunch graph;
-  std::string err = graph.capture(stream, [&](cudaStream_t s) {
+std::unique_ptr<runtime::GraphLaunch> capture(L &&launch, int launches,
+                                              cudaStream_t stream) {
+  auto graph = std::make_unique<runtime::GraphLaunch>();
+  std::string err = graph->capture(stream, [&](cudaStream_t s) {
     cudaError_t e = cudaSuccess;
     for (int k = 0; k < launches && e == cudaSuccess; ++k)
       e = launch(s);
@@ -138,7 +161,15 @@ double timeGraph(L &&launch, int launches, int reps, cudaStream_t stream) {
   });
   if (!err.empty())
     std::fprintf(stderr, "%s\n", err.c_str()), std::exit(1);
-  return timeSynced([&] { CUDA_OK(graph.replay(stream)); }, stream, reps) /
+  return graph;
+}
+
+/// Median microseconds per launch of a graph of `launches` launches,
+/// replayed (+ sync) `reps` times.
+template <typename L>
+double timeGraph(L &&launch, int launches, int reps, cudaStream_t stream) {
+  return timeInTurn({capture(launch, launches, stream).get()}, stream,
+                    reps)[0] /
          launches;
 }
 
@@ -218,16 +249,18 @@ double allocate(Set<Buffers> &set, Buffers &shape, const gen::OutputInfo *info,
   return bytes;
 }
 
-/// A generated GPU path on one batch: staged, captured once and 20 times.
+/// A generated GPU path on one batch: staged, captured once (the step,
+/// which `timeStep` times) and 20 times (the kernel alone).
 struct PathRun {
-  double stageUs = 0, replayUs = 0, kernelUs = 0, bytes = 0;
+  double stageUs = 0, kernelUs = 0, bytes = 0;
 };
 
 template <typename Buffers, typename Shape, typename Stage, typename Launch,
-          typename Check>
+          typename Check, typename TimeStep>
 PathRun runPath(const ref::Batch &batch, Set<Buffers> &set,
                 const gen::OutputInfo *info, Shape shape, Stage stage,
-                Launch launch, Check check, cudaStream_t stream) {
+                Launch launch, Check check, cudaStream_t stream,
+                TimeStep &&timeStep) {
   PathRun out;
   ref::GeneratedInputs in(batch);
   Buffers shapes;
@@ -254,7 +287,7 @@ PathRun runPath(const ref::Batch &batch, Set<Buffers> &set,
   }
   out.stageUs = median(stageUs);
   auto step = [&](cudaStream_t s) { return launch(staging, s); };
-  out.replayUs = timeGraph(step, 1, 200, stream);
+  timeStep(*capture(step, 1, stream));
   out.kernelUs = timeGraph(step, 20, 30, stream);
   st = check(staging, stream);
   if (!st.ok)
@@ -339,12 +372,12 @@ int main() {
   double bw = copyBandwidth(stream);
   std::printf("device-to-device copy bandwidth: %.0f GB/s (read + write)\n",
               bw / 1e9);
-  double floorUs = timeGraph(
+  auto empty = capture(
       [](cudaStream_t s) {
         emptyKernel<<<1, 1, 0, s>>>();
         return cudaGetLastError();
       },
-      1, 500, stream);
+      1, stream);
 
   std::printf("\nstep (us; replay = graph replay + sync):\n");
   std::printf("%5s %2s %6s %6s %7s %7s %6s %7s %7s %8s %7s %7s %7s %7s\n",
@@ -357,10 +390,6 @@ int main() {
       ref::Batch batch = benchBatch(n, q, rng);
       Set<gen::DecodeZosBuffers> zosSet(gen::kDecodeZosOutputs),
           fusedSet(gen::kDecodeZosOutputs);
-      PathRun zos = runPath<gen::DecodeZosBuffers>(
-          batch, zosSet, gen::kDecodeZosOutputs, gen::decode_zos_shape,
-          gen::decode_zos_stage, gen::decode_zos_launch, gen::decode_zos_check,
-          stream);
       ref::GeneratedInputs in(batch);
       gen::DecodeZosBuffers shapes;
       gen::decode_zos_shape(in.config, in.seqs, shapes);
@@ -368,47 +397,58 @@ int main() {
       baseline::FusedDecodeInputs fin;
       CUDA_OK(baseline::stageFusedDecode(batch, fin));
       baseline::FusedDecodeArgs args = fusedArgs(fin, fusedSet);
-      CUDA_OK(baseline::launchFusedDecode(args, stream));
-      CUDA_OK(cudaStreamSynchronize(stream));
-      sameBytes(zosSet, fusedSet);
       int32_t *chainOut = nullptr;
       CUDA_OK(cudaMalloc(&chainOut, n * sizeof(int32_t)));
-      double chainUs = timeGraph(
+      auto chain = capture(
           [&](cudaStream_t s) {
             loadChainKernel<<<unsigned(n), 128, 0, s>>>(args.bt_off, args.bt,
                                                          chainOut);
             return cudaGetLastError();
           },
-          1, 200, stream);
-      CUDA_OK(cudaFree(chainOut));
-      auto fused = [&](cudaStream_t s) {
+          1, stream);
+      auto fusedLaunch = [&](cudaStream_t s) {
         return baseline::launchFusedDecode(args, s);
       };
-      double fusedUs = timeGraph(fused, 1, 200, stream);
-      double fusedKernelUs = timeGraph(fused, 20, 30, stream);
+      auto fused = capture(fusedLaunch, 1, stream);
+      // The four steps in turn: floor, chain, decode_zos, (b).
+      std::vector<double> stepUs;
+      PathRun zos = runPath<gen::DecodeZosBuffers>(
+          batch, zosSet, gen::kDecodeZosOutputs, gen::decode_zos_shape,
+          gen::decode_zos_stage, gen::decode_zos_launch, gen::decode_zos_check,
+          stream, [&](runtime::GraphLaunch &step) {
+            stepUs = timeInTurn({empty.get(), chain.get(), &step, fused.get()},
+                                stream, 300);
+          });
+      CUDA_OK(cudaFree(chainOut));
+      sameBytes(zosSet, fusedSet);
+      const double floorUs = stepUs[0], chainUs = stepUs[1],
+                   zosUs = stepUs[2], fusedUs = stepUs[3];
+      double fusedKernelUs = timeGraph(fusedLaunch, 20, 30, stream);
       double eagerUs = eagerWithCopies(batch, stream);
       double bwFloorUs = zos.bytes / bw * 1e6;
       std::printf("%5lld %2lld %6.1f %6.1f %7.1f %7.1f %6.2f %7.2f %7.2f "
                   "%8.1f %7.1f %7.0f %7.2f %7.1f\n",
-                  (long long)n, (long long)q, floorUs, chainUs, zos.replayUs,
-                  fusedUs,
-                  zos.replayUs / fusedUs, zos.kernelUs, fusedKernelUs, eagerUs,
-                  eagerUs / zos.replayUs, zos.bytes / 1024, bwFloorUs,
+                  (long long)n, (long long)q, floorUs, chainUs, zosUs,
+                  fusedUs, zosUs / fusedUs, zos.kernelUs, fusedKernelUs,
+                  eagerUs, eagerUs / zosUs, zos.bytes / 1024, bwFloorUs,
                   floorUs + 2 * bwFloorUs);
 
       Set<gen::DecodeZosExpandedBuffers> expSet(gen::kDecodeZosExpandedOutputs);
+      double expReplayUs = 0;
       PathRun exp = runPath<gen::DecodeZosExpandedBuffers>(
           batch, expSet, gen::kDecodeZosExpandedOutputs,
           gen::decode_zos_expanded_shape, gen::decode_zos_expanded_stage,
           gen::decode_zos_expanded_launch, gen::decode_zos_expanded_check,
-          stream);
+          stream, [&](runtime::GraphLaunch &step) {
+            expReplayUs = timeInTurn({&step}, stream, 200)[0];
+          });
       const double storeUs = storeOnlyUs(exp.bytes, stream);
       char line[256];
       std::snprintf(line, sizeof line,
                     "%5lld %2lld %9.1f %9.1f %9.1f %8.0f %6.0f%% %9.1f "
                     "%6.0f%%",
                     (long long)n, (long long)q, exp.bytes / (1 << 20),
-                    exp.kernelUs, exp.replayUs,
+                    exp.kernelUs, expReplayUs,
                     exp.bytes / (exp.kernelUs * 1e-6) / 1e9,
                     100 * exp.bytes / (exp.kernelUs * 1e-6) / bw, storeUs,
                     100 * exp.bytes / (storeUs * 1e-6) / bw);
