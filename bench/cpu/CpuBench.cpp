@@ -4,13 +4,17 @@
 // hand-written prompt routine (baseline c) at total_q = 32768 (8 x 4096
 // and 64 x 512 chunks, histories from 0 to 64K), and the generated decode
 // routine against the eager decode's loops (baseline a) at N = 64, 256,
-// 1024 (seqlen_q 2). Config: block 128, dense {1}, sparse {4}, window 128,
-// ring 160, max_model_len 131072, 1024 blocks. Before timing, each
-// baseline is checked against the SPEC.md reference on its batch.
+// 1024 (seqlen_q 2), and against the same loops behind SPEC.md's decode
+// rules checked by hand (a + checks: what (a) needs to keep the contract
+// the generated routine keeps). Config: block 128, dense {1}, sparse {4},
+// window 128, ring 160, max_model_len 131072, 1024 blocks. Before timing,
+// each baseline is checked against the SPEC.md reference on its batch, and
+// the hand checks must refuse what the generated routine refuses.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Baselines.h"
+#include "DecodeChecks.h"
 #include "GeneratedInputs.h"
 #include "ReferenceV4.h"
 
@@ -18,6 +22,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 
 namespace gen = imeta_gen::deepinfer_v4;
@@ -148,6 +153,53 @@ void BM_DecodeBaseline(benchmark::State &state) {
   }
 }
 
+/// (a) behind the hand checks. First, the checks must pass the bench's batch
+/// and refuse, as the generated routine does, copies broken one rule at a
+/// time.
+void BM_DecodeBaselineChecked(benchmark::State &state) {
+  ref::Batch batch = decodeBatch(state.range(0));
+  check(baseline::decodeChecks(batch).empty(), "hand checks pass the batch");
+  auto refused = [](const ref::Batch &bad) {
+    ref::GeneratedInputs in(bad);
+    gen::DecodeBuffers out;
+    gen::Status st = gen::decode_shape(in.config, in.seqs, out);
+    if (st.ok) {
+      auto storage = ref::allocateHost(out, gen::kDecodeOutputs, 0);
+      st = gen::decode(in.config, in.seqs, out);
+    }
+    return !baseline::decodeChecks(bad).empty() && !st.ok;
+  };
+  std::vector<std::function<void(ref::Batch &)>> breaks = {
+      [](ref::Batch &b) { b.sequences.back().blockTable.back() = -1; },
+      [](ref::Batch &b) { b.sequences[0].seqlenQ = 0; },
+      [](ref::Batch &b) { b.sequences[1].tokenIds.push_back(7); },
+      [](ref::Batch &b) { b.sequences[0].draftTokens.clear(); },
+      [](ref::Batch &b) { b.sequences.back().stateId = -1; },
+      [](ref::Batch &b) { b.sequences.back().stateId = 1 << 30; },
+      [](ref::Batch &b) { b.config.maxNumBlocks = 1; },
+      [](ref::Batch &b) { b.config.swaBlockSize = 128; },
+      [](ref::Batch &b) { b.config.sparseRatios = {3}; },
+      [](ref::Batch &b) { b.config.maxNumBlocks = 1 << 24; },
+      [](ref::Batch &b) {
+        for (int64_t &id : b.sequences[0].blockTable)
+          id = int64_t(1) << 30;
+      },
+  };
+  for (auto &brk : breaks) {
+    ref::Batch bad = batch;
+    brk(bad);
+    check(refused(bad), "hand checks and the generated routine refuse a "
+                        "broken batch alike");
+  }
+  baseline::Outputs out;
+  for (auto _ : state) {
+    std::string err = baseline::decodeChecks(batch);
+    if (err.empty())
+      baseline::decodeEager(batch, out);
+    benchmark::DoNotOptimize(out.fields.data());
+  }
+}
+
 } // namespace
 
 BENCHMARK(BM_PromptGenerated)->Args({8, 4096})->Args({64, 512})->Unit(benchmark::kMicrosecond);
@@ -155,4 +207,5 @@ BENCHMARK(BM_PromptBaseline)->Args({8, 4096})->Args({64, 512})->Unit(benchmark::
 BENCHMARK(BM_DecodeGenerated)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeGeneratedShape)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DecodeBaseline)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DecodeBaselineChecked)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();
