@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <random>
 #include <vector>
@@ -113,38 +114,30 @@ ref::Batch benchBatch(int64_t numSeqs, int64_t q, std::mt19937_64 &rng) {
   return b;
 }
 
-/// Median microseconds of `work(); sync` over `reps` runs (after 10).
-template <typename F> double timeSynced(F &&work, cudaStream_t stream,
-                                        int reps) {
-  std::vector<double> us;
-  for (int k = 0; k < reps + 10; ++k) {
-    double t0 = nowUs();
-    work();
-    CUDA_OK(cudaStreamSynchronize(stream));
-    if (k >= 10)
-      us.push_back(nowUs() - t0);
-  }
-  return median(us);
-}
-
-/// Replays each graph in turn (+ sync), 10 warm-up rounds then `reps`;
-/// each graph's median µs. Timed in turn, the graphs share the host's and
-/// the device's state of the moment, so their ratios do not drift with it.
-std::vector<double> timeInTurn(const std::vector<runtime::GraphLaunch *> &graphs,
+/// Runs each of `work` in turn, each followed by a sync: 10 warm-up rounds,
+/// then `reps`; each one's median µs. Timed in turn, they share the host's
+/// and the device's state of the moment, so their ratios do not drift with
+/// it.
+std::vector<double> timeInTurn(const std::vector<std::function<void()>> &work,
                                cudaStream_t stream, int reps) {
-  std::vector<std::vector<double>> us(graphs.size());
+  std::vector<std::vector<double>> us(work.size());
   for (int k = 0; k < reps + 10; ++k)
-    for (size_t g = 0; g < graphs.size(); ++g) {
+    for (size_t w = 0; w < work.size(); ++w) {
       double t0 = nowUs();
-      CUDA_OK(graphs[g]->replay(stream));
+      work[w]();
       CUDA_OK(cudaStreamSynchronize(stream));
       if (k >= 10)
-        us[g].push_back(nowUs() - t0);
+        us[w].push_back(nowUs() - t0);
     }
   std::vector<double> out;
   for (std::vector<double> &v : us)
     out.push_back(median(std::move(v)));
   return out;
+}
+
+/// One replay of `graph` on `stream`, as `timeInTurn` work.
+std::function<void()> replay(runtime::GraphLaunch &graph, cudaStream_t stream) {
+  return [&graph, stream] { CUDA_OK(graph.replay(stream)); };
 }
 
 /// A graph of `launches` calls of `launch(stream) -> cudaError_t`. One
@@ -168,9 +161,8 @@ std::unique_ptr<runtime::GraphLaunch> capture(L &&launch, int launches,
 /// replayed (+ sync) `reps` times.
 template <typename L>
 double timeGraph(L &&launch, int launches, int reps, cudaStream_t stream) {
-  return timeInTurn({capture(launch, launches, stream).get()}, stream,
-                    reps)[0] /
-         launches;
+  auto graph = capture(launch, launches, stream);
+  return timeInTurn({replay(*graph, stream)}, stream, reps)[0] / launches;
 }
 
 /// storeOnlyKernel over `bytes` (rounded up to 16): 20 launches of one
@@ -342,15 +334,14 @@ double eagerWithCopies(const ref::Batch &batch, cudaStream_t stream) {
       CUDA_OK(cudaHostRegister(out.fields[k].data(), bytes,
                                cudaHostRegisterDefault));
   }
-  double us = timeSynced(
-      [&] {
-        baseline::decodeEager(batch, out);
-        for (size_t k = 0; k < out.fields.size(); ++k)
-          CUDA_OK(cudaMemcpyAsync(device[k], out.fields[k].data(),
-                                  out.fields[k].size() * sizeof(int32_t),
-                                  cudaMemcpyHostToDevice, stream));
-      },
-      stream, 30);
+  auto step = [&] {
+    baseline::decodeEager(batch, out);
+    for (size_t k = 0; k < out.fields.size(); ++k)
+      CUDA_OK(cudaMemcpyAsync(device[k], out.fields[k].data(),
+                              out.fields[k].size() * sizeof(int32_t),
+                              cudaMemcpyHostToDevice, stream));
+  };
+  double us = timeInTurn({step}, stream, 30)[0];
   for (size_t k = 0; k < out.fields.size(); ++k) {
     if (!out.fields[k].empty())
       CUDA_OK(cudaHostUnregister(out.fields[k].data()));
@@ -416,7 +407,8 @@ int main() {
           batch, zosSet, gen::kDecodeZosOutputs, gen::decode_zos_shape,
           gen::decode_zos_stage, gen::decode_zos_launch, gen::decode_zos_check,
           stream, [&](runtime::GraphLaunch &step) {
-            stepUs = timeInTurn({empty.get(), chain.get(), &step, fused.get()},
+            stepUs = timeInTurn({replay(*empty, stream), replay(*chain, stream),
+                                 replay(step, stream), replay(*fused, stream)},
                                 stream, 300);
           });
       CUDA_OK(cudaFree(chainOut));
@@ -440,7 +432,7 @@ int main() {
           gen::decode_zos_expanded_shape, gen::decode_zos_expanded_stage,
           gen::decode_zos_expanded_launch, gen::decode_zos_expanded_check,
           stream, [&](runtime::GraphLaunch &step) {
-            expReplayUs = timeInTurn({&step}, stream, 200)[0];
+            expReplayUs = timeInTurn({replay(step, stream)}, stream, 200)[0];
           });
       const double storeUs = storeOnlyUs(exp.bytes, stream);
       char line[256];
