@@ -547,11 +547,14 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   //===--------------------------------------------------------------------===//
   // Decode (decode: CPU routine; decode_zos: GPU kernel, same fields)
   //===--------------------------------------------------------------------===//
-  // The last confirmed token, token_ids[s]: read once per sequence, so the
-  // per-row code never needs the whole token history.
+  // The last confirmed token, the last entry of token_ids (token_ids[s]
+  // when the whole history is given; R5 also accepts that token alone):
+  // read once per sequence, so the per-row code never needs the history.
   imeta.field @last_token seq {
-    %s = imeta.get @query_start : i32
-    %tok = imeta.load @token_ids[%s] : i32
+    %len = imeta.length @token_ids : i32
+    %c1 = arith.constant 1 : i32
+    %last = arith.subi %len, %c1 : i32
+    %tok = imeta.load @token_ids[%last] : i32
     imeta.yield %tok : i32
   }
   // j = 0: the last confirmed token; j >= 1: draft j - 1.
@@ -777,12 +780,16 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   }
 
   imeta.path @decode target(cpu) {
-    imeta.require "R5" "token_ids has exactly seqlen_k - seqlen_q + 1 entries" seq {
+    // The whole confirmed history, or its last token alone (what an engine
+    // holds per step); only the last entry is read.
+    imeta.require "R5" "token_ids has exactly seqlen_k - seqlen_q + 1 entries or exactly 1" seq {
       %len = imeta.length @token_ids : i32
       %s = imeta.get @query_start : i32
       %c1 = arith.constant 1 : i32
       %want = arith.addi %s, %c1 : i32
-      %ok = arith.cmpi eq, %len, %want : i32
+      %whole = arith.cmpi eq, %len, %want : i32
+      %alone = arith.cmpi eq, %len, %c1 : i32
+      %ok = arith.ori %whole, %alone : i1
       imeta.yield %ok : i1
     }
     imeta.require "R5" "draft_tokens has exactly seqlen_q - 1 entries" seq {

@@ -50,7 +50,7 @@ void imeta::baseline::decodeEager(const ref::Batch &b, Outputs &out) {
     for (int32_t j = 0; j < q; ++j, ++iq) {
       int32_t p = start + j;
       pos[iq] = p;
-      ids[iq] = j == 0 ? int32_t(s.tokenIds[start]) : int32_t(s.draftTokens[j - 1]);
+      ids[iq] = j == 0 ? int32_t(s.tokenIds.back()) : int32_t(s.draftTokens[j - 1]);
       gate[iq] = c.forceLoadBalance;
       valid[iq] = !s.isPlaceholder;
       qidx[iq] = s.isPlaceholder ? 998244353 : int32_t(i);

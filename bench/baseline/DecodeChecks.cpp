@@ -66,10 +66,11 @@ std::string imeta::baseline::decodeChecks(const ref::Batch &b) {
     if (ids < 0)
       return seqFail(i, "R3: block ids >= 0");
     // R5.
-    if (int64_t(s.tokenIds.size()) != k - q + 1 ||
+    const int64_t tokens = int64_t(s.tokenIds.size());
+    if ((tokens != k - q + 1 && tokens != 1) ||
         int64_t(s.draftTokens.size()) != q - 1)
-      return seqFail(i, "R5: token_ids has k - q + 1 entries, draft_tokens "
-                        "q - 1");
+      return seqFail(i, "R5: token_ids has k - q + 1 entries or 1, "
+                        "draft_tokens q - 1");
     if (nb > mnb)
       return seqFail(i, "R5: num_blocks <= max_num_blocks");
     if (S < W + q - 1)
@@ -77,7 +78,7 @@ std::string imeta::baseline::decodeChecks(const ref::Batch &b) {
     // R6: the values the rows copy or compute. The block ids' bound stands
     // for every id a slot reads; only where it overflows are the slots the
     // rows write computed one by one.
-    if (!fits32(s.tokenIds[k - q]))
+    if (!fits32(s.tokenIds.back()))
       return seqFail(i, "R6: input_ids outside int32");
     for (int64_t t : s.draftTokens)
       if (!fits32(t))

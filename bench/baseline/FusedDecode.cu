@@ -115,7 +115,7 @@ cudaError_t imeta::baseline::stageFusedDecode(const ref::Batch &batch,
     q.push_back(s.seqlenQ);
     k.push_back(s.seqlenK);
     state.push_back(s.stateId);
-    last.push_back(s.tokenIds[s.seqlenK - s.seqlenQ]);
+    last.push_back(s.tokenIds.back());
     rowStart.push_back(rowStart.back() + s.seqlenQ);
     bt.insert(bt.end(), s.blockTable.begin(), s.blockTable.end());
     btOff.push_back(int32_t(bt.size()));

@@ -68,7 +68,9 @@ Batch imeta::ref::randomBatch(PathKind kind, uint64_t seed) {
     if (kind == PathKind::Prompt) {
       s.tokenIds = d.list(s.seqlenK + d.in(0, 2), 0, 50000);
     } else {
-      s.tokenIds = d.list(s.seqlenK - s.seqlenQ + 1, 0, 50000);
+      // R5: the whole confirmed history, or its last token alone.
+      s.tokenIds = d.list(d.chance(0.3) ? 1 : s.seqlenK - s.seqlenQ + 1, 0,
+                          50000);
       s.draftTokens = d.list(s.seqlenQ - 1, 0, 50000);
     }
     b.sequences.push_back(std::move(s));

@@ -255,7 +255,7 @@ Fields imeta::ref::decode(const Batch &b, bool zos) {
     int64_t nb = numBlocks(c, s.seqlenK);
     for (int64_t j = 0; j < query(s); ++j) {
       int64_t pos = start(s) + j;
-      ids.data.push_back(j == 0 ? s.tokenIds[start(s)] : s.draftTokens[j - 1]);
+      ids.data.push_back(j == 0 ? s.tokenIds.back() : s.draftTokens[j - 1]);
       qidx.data.push_back(s.isPlaceholder ? 998244353 : int64_t(i));
       ctx.data.push_back(pos + 1);
       state.data.push_back(s.stateId);
