@@ -114,7 +114,23 @@ static LogicalResult requireSequence(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ConfigOp::verify() { return verifyValueDecl(*this); }
-LogicalResult InputOp::verify() { return verifyValueDecl(*this); }
+LogicalResult InputOp::verify() {
+  if (failed(verifyValueDecl(*this)))
+    return failure();
+  if (!getResident())
+    return success();
+  if (!isa<ListType>(getType()))
+    return emitOpError("only a list can be 'resident' (a table of rows), but @")
+           << getSymName() << " is " << getType();
+  if (getOptional())
+    return emitOpError("a 'resident' list cannot be 'optional': its table "
+                       "rows are what every sequence reads");
+  if (!getMin())
+    return emitOpError("a 'resident' list needs 'min': values are checked "
+                       "against [min, bound) where they are written, never "
+                       "per step");
+  return success();
+}
 
 LogicalResult
 RatioUnionOp::verifySymbolUses(SymbolTableCollection &tables) {

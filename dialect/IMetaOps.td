@@ -106,14 +106,26 @@ def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">]> {
     Read from every object of the batch's `sequences` under the symbol's
     name. `optional` inputs may be omitted (0, false or the empty list).
 
+    A `resident` list lives across steps in a table of rows (an engine's
+    padded `[rows, max_len]` block table with per-row lengths, on the host
+    or the device): the generated API takes it as `NAME_table` (a
+    `ListTable`: rows, row stride, lengths, the values' exclusive `bound`)
+    plus `NAME_row` (each sequence's row), read in place and never
+    repacked, beside the packed form every list has. From a table, nothing
+    per step scans the values: `min` and `bound` are checked where values
+    are written (runtime/ResidentTable.h), and the int32 proof takes
+    `[min, bound - 1]` as their range. The evaluator and the batch file see
+    an ordinary list.
+
     ```mlir
     imeta.input @seqlen_q : i32 {min = 1 : i64, rule = "R3"}
     imeta.input @draft_tokens : !imeta.list {optional}
+    imeta.input @block_table : !imeta.list {min = 0 : i64, resident}
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
                        OptionalAttr<I64Attr>:$min, UnitAttr:$optional,
-                       OptionalAttr<StrAttr>:$rule);
+                       OptionalAttr<StrAttr>:$rule, UnitAttr:$resident);
   let assemblyFormat = "$sym_name `:` $type attr-dict";
   let hasVerifier = 1;
 }

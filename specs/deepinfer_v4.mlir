@@ -47,7 +47,9 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   //===--------------------------------------------------------------------===//
   imeta.input @seqlen_q : i32 {min = 1 : i64, rule = "R3"}
   imeta.input @seqlen_k : i32 {min = 1 : i64, rule = "R3"}
-  imeta.input @block_table : !imeta.list {min = 0 : i64, rule = "R3"}
+  // Resident: an engine keeps its block tables across steps (padded rows
+  // and lengths, on the device); the generated API reads them in place.
+  imeta.input @block_table : !imeta.list {min = 0 : i64, resident, rule = "R3"}
   imeta.input @state_id : i32 {min = 0 : i64, rule = "R3"}
   imeta.input @is_placeholder : i1 {optional}
   imeta.input @swa_valid_start : i32 {min = 0 : i64, optional, rule = "R3"}

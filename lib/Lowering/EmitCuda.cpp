@@ -53,9 +53,10 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
          "path's stage");
   h.line("/// from its column widths and max_seqs (the same at capture and at "
          "every replay).");
+  h.line("/// used: the bytes the last stage or pack wrote (from s.host).");
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
          "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; "
-         "unsigned threads = 256; };");
+         "unsigned threads = 256; size_t used = 0; };");
   h.line("Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t "
          "bytes);");
   h.line("void gpu_staging_destroy(GpuStaging &s);");
@@ -79,6 +80,13 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
            p, buffersName(plan));
     h.line("/// The path's one kernel launch (s.max_seqs x s.per_seq blocks of "
            "s.threads).");
+    h.line("/// The stage without its copy: packs the step into s.host "
+           "(s.used bytes) for");
+    h.line("/// a copy the caller makes, e.g. a CUDA graph's memcpy node "
+           "(runtime/StepGraph.h).");
+    h.line("Status {0}_pack(GpuStaging &s, const Config &config, const "
+           "Sequences &seqs, {1} &out, FillMode mode = FillMode::kAuto);",
+           p, buffersName(plan));
     h.line("cudaError_t {0}_launch(const GpuStaging &s, cudaStream_t "
            "stream);",
            p);
@@ -115,14 +123,21 @@ struct Packer {
   size_t used;
   bool overflow = false;
   template <typename T> T *put(const T *src, size_t n) {
+    T *into = nullptr;
+    T *at = reserve(n, into);
+    if (at && n)
+      std::memcpy(into, src, n * sizeof(T));
+    return at;
+  }
+  /// Room for n values: `into` (host) to fill, the device address returned.
+  template <typename T> T *reserve(size_t n, T *&into) {
     used = align16(used);
     size_t bytes = n * sizeof(T);
     if (used + bytes > capacity) {
       overflow = true;
       return nullptr;
     }
-    if (bytes)
-      std::memcpy(host + used, src, bytes);
+    into = reinterpret_cast<T *>(host + used);
     T *at = reinterpret_cast<T *>(device + used);
     used += bytes;
     return at;
@@ -161,6 +176,52 @@ void gpu_staging_destroy(GpuStaging &s) {
   return success();
 }
 
+/// A resident list read from its table: the kernel reads the device rows
+/// in place; each sequence's row bounds travel (O(N)), and with a
+/// ResidentTable's marks, the values changed since the device last had
+/// the row (O(changed)), which the sequence's blocks write into the row
+/// before reading it.
+void SpecEmitter::emitStageTable(CodeStream &cu, InputOp in) {
+  StringRef name = in.getSymName();
+  CodeStream::Scope t(cu, formatv("if (H.table_{0})", name).str());
+  cu.line("const ListTable &tb = seqs.{0}_table;", name);
+  cu.line("if (!tb.device) return fail(\"'{0}_table': a GPU path reads the "
+          "device rows, and 'device' is null\");",
+          name);
+  cu.line("dc.in_{0} = tb.device;", name);
+  cu.line("dc.in_{0}_begin = pk.put(H.begin_{0}.data(), size_t(N));", name);
+  cu.line("dc.in_{0}_end = pk.put(H.end_{0}.data(), size_t(N));", name);
+  cu.line("dc.pw_{0} = nullptr;", name);
+  CodeStream::Scope d(cu, "if (tb.dirty_from)");
+  cu.line("if (!tb.host) return fail(\"'{0}_table': changed rows are sent "
+          "from the host rows, and 'host' is null\");",
+          name);
+  cu.line("int64_t *at = nullptr;");
+  cu.line("int32_t *col = nullptr;");
+  cu.line("dc.pt_{0}_at = pk.reserve(size_t(N + 1), at);", name);
+  cu.line("dc.pt_{0}_col = pk.reserve(size_t(N), col);", name);
+  cu.line("if (pk.overflow) return fail(\"gpu staging: the batch needs more "
+          "than \" + std::to_string(s.bytes) + \" bytes\");");
+  cu.line("at[0] = 0;");
+  {
+    CodeStream::Scope i(cu, "for (int64_t i = 0; i < N; ++i)");
+    cu.line("const int32_t r = seqs.{0}_row[i];", name);
+    cu.line("const int32_t from = std::max(0, tb.dirty_from[r]);");
+    cu.line("col[i] = from;");
+    cu.line("at[i + 1] = at[i] + std::max<int64_t>(0, tb.lengths[r] - from);");
+  }
+  cu.line("int32_t *vals = nullptr;");
+  cu.line("dc.pt_{0}_vals = pk.reserve(size_t(at[N]), vals);", name);
+  cu.line("if (pk.overflow) return fail(\"gpu staging: the batch needs more "
+          "than \" + std::to_string(s.bytes) + \" bytes\");");
+  cu.line("for (int64_t i = 0; i < N; ++i) std::memcpy(vals + at[i], tb.host "
+          "+ H.begin_{0}[i] + col[i], size_t(at[i + 1] - at[i]) * "
+          "sizeof(int32_t));",
+          name);
+  cu.line("// The ResidentTable's own device rows: writable.");
+  cu.line("dc.pw_{0} = const_cast<int32_t *>(tb.device);", name);
+}
+
 void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
   std::string p = plan.path.getSymName().str();
   std::string ctx = ctxName(plan);
@@ -195,6 +256,27 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     cu.line("__syncthreads();");
     cu.line("const {0} &c = *reinterpret_cast<const {0} *>(shared_ctx);",
             ctx);
+    llvm::SetVector<Operation *> used = deviceInputs(plan);
+    for (auto in : specBody().getOps<InputOp>()) {
+      if (!in.getResident() || !used.contains(in))
+        continue;
+      // Resident rows changed on the host: each block of the sequence
+      // writes them (the same values) before any of its threads reads.
+      CodeStream::Scope w(cu, formatv("if (c.pw_{0})", in.getSymName()).str());
+      {
+        CodeStream::Scope i(cu, "if (blockIdx.x < c.num_seqs)");
+        cu.line("const int64_t a = c.pt_{0}_at[blockIdx.x], n = "
+                "c.pt_{0}_at[blockIdx.x + 1] - a;",
+                in.getSymName());
+        cu.line("int32_t *const row = c.pw_{0} + c.in_{0}_begin[blockIdx.x] + "
+                "c.pt_{0}_col[blockIdx.x];",
+                in.getSymName());
+        cu.line("for (int64_t k = threadIdx.x; k < n; k += blockDim.x) row[k] = "
+                "c.pt_{0}_vals[a + k];",
+                in.getSymName());
+      }
+      cu.line("__syncthreads();");
+    }
     cu.line("const int64_t tid = (int64_t(blockIdx.y) * gridDim.x + "
             "blockIdx.x) * blockDim.x + threadIdx.x;");
     cu.line("const int64_t nthreads = int64_t(gridDim.x) * gridDim.y * "
@@ -252,10 +334,10 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
           pascal(p), ctx);
   cu.blank();
   {
-    CodeStream::Scope f(cu, formatv("Status {0}_stage(GpuStaging &s, const "
-                                    "Config &config, const Sequences &seqs, "
-                                    "{1} &out, cudaStream_t stream, FillMode "
-                                    "mode)",
+    CodeStream::Scope f(cu, formatv("static Status {0}_stage_impl(GpuStaging "
+                                    "&s, const Config &config, const "
+                                    "Sequences &seqs, {1} &out, cudaStream_t "
+                                    "stream, FillMode mode, bool copy)",
                                     p, buffersName(plan))
                                 .str());
     cu.line("{0}_host H;", p);
@@ -304,14 +386,24 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
       if (!used.contains(in)) {
         cu.line("dc.in_{0} = nullptr;", name);
         if (list)
-          cu.line("dc.in_{0}_off = nullptr;", name);
+          cu.line("dc.in_{0}_begin = dc.in_{0}_end = nullptr;", name);
+        if (in.getResident())
+          cu.line("dc.pw_{0} = nullptr;", name);
         continue;
       }
       if (list) {
-        cu.line("dc.in_{0}_off = pk.put(H.c.in_{0}_off, size_t(N + 1));",
+        std::optional<CodeStream::Scope> packed;
+        if (in.getResident()) {
+          emitStageTable(cu, in);
+          packed.emplace(cu, "else");
+        }
+        cu.line("const int64_t *const off_{0} = pk.put(H.c.in_{0}_begin, "
+                "size_t(N + 1));",
                 name);
+        cu.line("dc.in_{0}_begin = off_{0};", name);
+        cu.line("dc.in_{0}_end = off_{0} ? off_{0} + 1 : nullptr;", name);
         cu.line("dc.in_{0} = pk.put(H.c.in_{0}, size_t(N ? "
-                "H.c.in_{0}_off[N] : 0));",
+                "H.c.in_{0}_begin[N] : 0));",
                 name);
       } else {
         cu.line("dc.in_{0} = pk.put(H.c.in_{0}, size_t(N));", name);
@@ -356,12 +448,30 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
             "sizeof(ErrorRecord));",
             pascal(p));
+    cu.line("s.used = pk.used;");
+    // The rows sent are the device's now (once this step's copy and kernel
+    // run, which a successful stage promises).
+    for (auto in : specBody().getOps<InputOp>())
+      if (in.getResident() && used.contains(in))
+        cu.line("if (dc.pw_{0}) for (int64_t i = 0; i < N; ++i) "
+                "seqs.{0}_table.dirty_from[seqs.{0}_row[i]] = INT32_MAX;",
+                in.getSymName());
+    cu.line("if (!copy) return st;");
     cu.line("if (cudaError_t e = cudaMemcpyAsync(s.device, s.host, pk.used, "
             "cudaMemcpyHostToDevice, stream)) return "
             "cuda_fail(\"{0}: staging copy\", e);",
             p);
     cu.line("return st;");
   }
+  cu.blank();
+  cu.line("Status {0}_stage(GpuStaging &s, const Config &config, const "
+          "Sequences &seqs, {1} &out, cudaStream_t stream, FillMode mode) {{ "
+          "return {0}_stage_impl(s, config, seqs, out, stream, mode, true); }",
+          p, buffersName(plan));
+  cu.line("Status {0}_pack(GpuStaging &s, const Config &config, const "
+          "Sequences &seqs, {1} &out, FillMode mode) {{ return "
+          "{0}_stage_impl(s, config, seqs, out, nullptr, mode, false); }",
+          p, buffersName(plan));
   cu.blank();
   {
     CodeStream::Scope f(cu, formatv("cudaError_t {0}_launch(const GpuStaging "

@@ -269,8 +269,21 @@ void SpecEmitter::emitCommonMembers(CodeStream &cs) {
       cs.line("imeta_divider dv_cfg_{0};", cfg.getSymName());
   for (auto in : specBody().getOps<InputOp>()) {
     if (isa<ListType>(in.getType())) {
+      // Sequence i's values are in_X[begin[i] .. end[i]): a packed list's
+      // end is its offsets + 1, a resident table's rows are apart.
       cs.line("const int32_t *in_{0};", in.getSymName());
-      cs.line("const int64_t *in_{0}_off;", in.getSymName());
+      cs.line("const int64_t *in_{0}_begin;", in.getSymName());
+      cs.line("const int64_t *in_{0}_end;", in.getSymName());
+      if (in.getResident()) {
+        // GPU: a ResidentTable's changed rows, written by the kernel.
+        cs.line("int32_t *pw_{0};  // the device rows (null: none changed)",
+                in.getSymName());
+        cs.line("const int64_t *pt_{0}_at;  // [N + 1] into pt_{0}_vals",
+                in.getSymName());
+        cs.line("const int32_t *pt_{0}_vals;", in.getSymName());
+        cs.line("const int32_t *pt_{0}_col;  // [N] first changed column",
+                in.getSymName());
+      }
     } else {
       cs.line("const {0} *in_{1};",
               in.getType().isInteger(1) ? "bool" : "int32_t",
@@ -332,6 +345,12 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
         cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
                 "elements",
                 in.getSymName());
+    for (auto in : specBody().getOps<InputOp>())
+      if (in.getResident()) {
+        cs.line("bool table_{0} = false;  // read from {0}_table",
+                in.getSymName());
+        cs.line("std::vector<int64_t> begin_{0}, end_{0};", in.getSymName());
+      }
     for (auto in : specBody().getOps<InputOp>()) {
       if (!in.getOptional())
         continue;
@@ -403,9 +422,9 @@ LogicalResult SpecEmitter::emitSpaceFill(CodeStream &cs, PathPlan &plan, RowSpac
     for (StringRef f : seqFields)
       cs.line("const int64_t hs_{0} = c.h_{0}[i];", f);
     for (StringRef list : lists) {
-      cs.line("const int32_t *const lb_{0} = c.in_{0} + c.in_{0}_off[i];",
+      cs.line("const int32_t *const lb_{0} = c.in_{0} + c.in_{0}_begin[i];",
               list);
-      cs.line("const int64_t ll_{0} = c.in_{0}_off[i + 1] - c.in_{0}_off[i];",
+      cs.line("const int64_t ll_{0} = c.in_{0}_end[i] - c.in_{0}_begin[i];",
               list);
     }
     if (failed(emitSpaceLoops(cs, plan, space)))

@@ -45,18 +45,27 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
     }
   }
   cs.blank();
+  if (hasResidentInput())
+    emitListTable(cs);
   {
     cs.line("/// Per-sequence inputs, one array entry per sequence; a list "
             "input is its");
     cs.line("/// values concatenated in batch order plus num_seqs + 1 "
             "offsets.");
-    cs.line("/// Optional inputs may be null (0, false or empty).");
+    cs.line("/// Optional inputs may be null (0, false or empty). A "
+            "resident list is");
+    cs.line("/// read from NAME_table at row NAME_row[i] when NAME (the "
+            "packed form) is null.");
     CodeStream::Scope s(cs, "struct Sequences", ";");
     cs.line("int32_t num_seqs = 0;");
     for (auto in : specBody().getOps<InputOp>()) {
       if (isa<ListType>(in.getType())) {
         cs.line("const int32_t *{0} = nullptr;", in.getSymName());
         cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());
+        if (in.getResident()) {
+          cs.line("ListTable {0}_table;", in.getSymName());
+          cs.line("const int32_t *{0}_row = nullptr;", in.getSymName());
+        }
       } else {
         cs.line("const {0} *{1} = nullptr;",
                 in.getType().isInteger(1) ? "bool" : "int32_t",
@@ -139,6 +148,47 @@ void SpecEmitter::emitHeader(CodeStream &cs) {
   }
   cs.blank();
   cs.line("}  // namespace {0}", ns());
+}
+
+bool SpecEmitter::hasResidentInput() {
+  for (auto in : specBody().getOps<InputOp>())
+    if (in.getResident())
+      return true;
+  return false;
+}
+
+void SpecEmitter::emitListTable(CodeStream &cs) {
+  cs.line("/// A resident list input's rows, read in place (never repacked, "
+          "padding never");
+  cs.line("/// copied): row r holds lengths[r] values at r * row_stride. "
+          "The values are");
+  cs.line("/// trusted to [min, bound): checked where they are written "
+          "(runtime/ResidentTable.h),");
+  cs.line("/// never scanned per step; the int32 proof takes that range. A "
+          "read past a");
+  cs.line("/// row's length is still reported, on the host and in the "
+          "kernel.");
+  CodeStream::Scope s(cs, "struct ListTable", ";");
+  cs.line("const int32_t *host = nullptr;    ///< rows in host memory: CPU "
+          "paths read them (GPU: optional, the checked dry run's)");
+  cs.line("const int32_t *device = nullptr;  ///< rows in device memory: GPU "
+          "kernels read them");
+  cs.line("const int32_t *lengths = nullptr; ///< host memory, num_rows "
+          "entries, each in [0, row_stride]");
+  cs.line("int64_t row_stride = 0;           ///< values between rows");
+  cs.line("int32_t num_rows = 0;");
+  cs.line("int32_t bound = 0;                ///< every value < bound (e.g. "
+          "the KV pool's blocks), >= 1");
+  cs.line("/// Rows changed on the host since the device last received them "
+          "(ResidentTable):");
+  cs.line("/// per row, the first changed column (>= lengths[r]: none). A "
+          "GPU stage sends");
+  cs.line("/// the changed values of the rows it reads in its one copy, its "
+          "kernel writes");
+  cs.line("/// them into `device` (then writable memory), and the stage "
+          "resets the marks.");
+  cs.line("/// Null for a table the engine keeps on the device itself.");
+  cs.line("int32_t *dirty_from = nullptr;");
 }
 
 } // namespace imeta::emit

@@ -7,6 +7,8 @@
 
 #include "lib/Lowering/SpecEmitter.h"
 
+#include <set>
+
 namespace imeta::emit {
 
 void SpecEmitter::emitSourcePrologue(CodeStream &cs) {
@@ -165,13 +167,19 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
     StringRef name = in.getSymName();
     bool list = isa<ListType>(in.getType());
     std::string rule = ruleSuffix(in.getRule());
+    std::optional<CodeStream::Scope> packed;
+    if (in.getResident()) {
+      emitSetupTable(cs, in);
+      packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
+    }
     if (in.getOptional()) {
       if (list) {
         cs.line("if (!seqs.{0}_offsets) H.zero_{0}.assign(N + 1, 0);", name);
         cs.line("c.in_{0} = seqs.{0};", name);
-        cs.line("c.in_{0}_off = seqs.{0}_offsets ? seqs.{0}_offsets : "
+        cs.line("c.in_{0}_begin = seqs.{0}_offsets ? seqs.{0}_offsets : "
                 "H.zero_{0}.data();",
                 name);
+        cs.line("c.in_{0}_end = c.in_{0}_begin + 1;", name);
       } else {
         const char *t = in.getType().isInteger(1) ? "bool" : "int32_t";
         cs.line("if (!seqs.{0}) H.zero_{0}.reset(new {1}[N > 0 ? N : 1]());",
@@ -180,22 +188,26 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
       }
     } else {
       if (list)
-        cs.line("if (N > 0 && (!seqs.{0} && !seqs.{0}_offsets)) return "
-                "failure(\"sequences: missing '{0}'{1}\");",
+        cs.line("if (N > 0 && (!seqs.{0}_offsets || (!seqs.{0} && "
+                "seqs.{0}_offsets[N] != 0))) return failure(\"sequences: "
+                "missing '{0}'{1}\");",
                 name, rule);
       else
         cs.line("if (N > 0 && !seqs.{0}) return failure(\"sequences: "
                 "missing '{0}'{1}\");",
                 name, rule);
       cs.line("c.in_{0} = seqs.{0};", name);
-      if (list)
-        cs.line("c.in_{0}_off = seqs.{0}_offsets;", name);
+      if (list) {
+        cs.line("c.in_{0}_begin = seqs.{0}_offsets;", name);
+        cs.line("c.in_{0}_end = seqs.{0}_offsets + 1;", name);
+      }
     }
     if (list) {
+      cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
       {
         CodeStream::Scope s(cs, "for (int64_t i = 0; i < N; ++i)");
-        cs.line("if (c.in_{0}_off[i + 1] < c.in_{0}_off[i] || (i == 0 && "
-                "c.in_{0}_off[0] != 0)) return failure(\"sequence \" + "
+        cs.line("if (off_{0}[i + 1] < off_{0}[i] || (i == 0 && "
+                "off_{0}[0] != 0)) return failure(\"sequence \" + "
                 "std::to_string(i) + \": offsets of '{0}' must start at 0 "
                 "and not decrease\");",
                 name);
@@ -204,7 +216,7 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
         // One branch-free pass for the elements' range (the range proof
         // reads it); the offending element is looked for only on failure.
         CodeStream::Scope s(cs, "");
-        cs.line("const int64_t total = N > 0 ? c.in_{0}_off[N] : 0;", name);
+        cs.line("const int64_t total = N > 0 ? off_{0}[N] : 0;", name);
         cs.line("const int32_t *const elems = c.in_{0};", name);
         if (*min == 0) {
           // Bound >= 0: the OR of every element, negative iff some element
@@ -230,10 +242,10 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
         }
         CodeStream::Scope bad(cs, "if (total > 0 && !lo_ok)");
         cs.line("for (int64_t i = 0; i < N; ++i) for (int64_t k = "
-                "c.in_{0}_off[i]; k < c.in_{0}_off[i + 1]; ++k) if "
+                "off_{0}[i]; k < off_{0}[i + 1]; ++k) if "
                 "(c.in_{0}[k] < {1}) return failure(\"sequence \" + "
                 "std::to_string(i) + \": {0}[\" + std::to_string(k - "
-                "c.in_{0}_off[i]) + \"] = \" + std::to_string(c.in_{0}[k]) "
+                "off_{0}[i]) + \"] = \" + std::to_string(c.in_{0}[k]) "
                 "+ \" breaks {0} >= {1}{2}\");",
                 name, *min, rule);
       }
@@ -245,6 +257,71 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
               name, *min, rule);
     }
   }
+}
+
+/// A resident list given as a table (its packed form null): each
+/// sequence's row checked and located, O(N); the values are not read.
+void SpecEmitter::emitSetupTable(CodeStream &cs, InputOp in) {
+  StringRef name = in.getSymName();
+  int64_t min = *in.getMin();
+  cs.line("const ListTable &tb_{0} = seqs.{0}_table;", name);
+  cs.line("H.table_{0} = !seqs.{0} && !seqs.{0}_offsets && (tb_{0}.host || "
+          "tb_{0}.device);",
+          name);
+  CodeStream::Scope t(cs, formatv("if (H.table_{0})", name).str());
+  cs.line("if (!tb_{0}.lengths || tb_{0}.num_rows < 0 || tb_{0}.row_stride < "
+          "0) return failure(\"sequences: '{0}_table' needs lengths, num_rows "
+          ">= 0 and row_stride >= 0\");",
+          name);
+  cs.line("if (int64_t(tb_{0}.bound) - 1 < {1}) return failure(\"sequences: "
+          "'{0}_table' has bound \" + std::to_string(tb_{0}.bound) + \": its "
+          "values lie in [{1}, bound), so bound must exceed {1}\");",
+          name, min);
+  cs.line("if (N > 0 && !seqs.{0}_row) return failure(\"sequences: missing "
+          "'{0}_row' (each sequence's row of '{0}_table')\");",
+          name);
+  cs.line("H.begin_{0}.resize(size_t(N));", name);
+  cs.line("H.end_{0}.resize(size_t(N));", name);
+  {
+    CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+    cs.line("const int32_t r = seqs.{0}_row[i];", name);
+    cs.line("if (r < 0 || r >= tb_{0}.num_rows) return failure(\"sequence \" "
+            "+ std::to_string(i) + \": {0}_row = \" + std::to_string(r) + "
+            "\" is not a row of '{0}_table' (\" + "
+            "std::to_string(tb_{0}.num_rows) + \" rows)\");",
+            name);
+    cs.line("const int32_t len = tb_{0}.lengths[r];", name);
+    cs.line("if (len < 0 || len > tb_{0}.row_stride) return failure("
+            "\"sequence \" + std::to_string(i) + \": row \" + "
+            "std::to_string(r) + \" of '{0}_table' has length \" + "
+            "std::to_string(len) + \", outside [0, \" + "
+            "std::to_string(tb_{0}.row_stride) + \"]\");",
+            name);
+    cs.line("H.begin_{0}[i] = int64_t(r) * tb_{0}.row_stride;", name);
+    cs.line("H.end_{0}[i] = H.begin_{0}[i] + len;", name);
+  }
+  cs.line("c.in_{0} = tb_{0}.host;", name);
+  cs.line("c.in_{0}_begin = H.begin_{0}.data();", name);
+  cs.line("c.in_{0}_end = H.end_{0}.data();", name);
+  cs.line("// Trusted to [min, bound): the proof's range, nothing scanned.");
+  cs.line("H.lo_{0} = {1};", name, min);
+  cs.line("H.hi_{0} = int64_t(tb_{0}.bound) - 1;", name);
+}
+
+/// A host-stage formula that loads from a resident table needs its host
+/// rows: refused by name before any is read.
+void SpecEmitter::emitHostReadsGuard(CodeStream &cs, PathPlan &plan) {
+  std::set<std::pair<std::string, std::string>> reads;
+  for (HostStep &step : plan.host)
+    step.op->walk([&](LoadOp load) {
+      auto in = lookupSpecSymbol<InputOp>(load, load.getInputAttr());
+      if (in.getResident())
+        reads.insert({in.getSymName().str(), symName(step.op)});
+    });
+  for (auto [in, reader] : reads)
+    cs.line("if (H.table_{0} && !c.in_{0}) return failure(\"'{0}_table': "
+            "'{1}' reads its rows on the host, and 'host' is null\");",
+            in, reader);
 }
 
 /// The loops of a host step: over the buckets of `set` (binding `b`, `n`),
@@ -415,6 +492,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     if (!inContext(op))
       cs.line("c.h_{0} = H.h_{0}.data();", symName(op));
   }
+  emitHostReadsGuard(cs, plan);
   std::vector<std::string> ruleMessages;
   for (HostStep &step : plan.host) {
     if (failed(emitHostStep(cs, step.op, ruleMessages)))
@@ -560,6 +638,13 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("// Unproven: a dry run of the checked fills, so that a formula's "
             "failure");
     cs.line("// leaves every buffer untouched.");
+    for (auto in : specBody().getOps<InputOp>())
+      if (in.getResident())
+        cs.line("if (fill && !c.proven && H.table_{0} && !c.in_{0}) return "
+                "failure(\"'{0}_table': the batch's int32 proof failed and "
+                "the checked dry run reads the rows on the host: give "
+                "'host' too\");",
+                in.getSymName());
     CodeStream::Scope dry(cs, "if (fill && !c.proven)");
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     for (RowSpace &space : plan.rowSpaces)
@@ -581,6 +666,11 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   cs.line("{0}_host H;", path);
   cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode);", path);
   cs.line("if (!st.ok || !fill) return st;");
+  for (auto in : specBody().getOps<InputOp>())
+    if (in.getResident())
+      cs.line("if (H.table_{0} && !H.c.in_{0}) return failure(\"'{0}_table': "
+              "a CPU path reads the host rows, and 'host' is null\");",
+              in.getSymName());
   cs.line("{0} &c = H.c;", ctx);
   cs.line("const int64_t N = c.num_seqs;  (void)N;");
   cs.line("Buffer *buffers = out.begin();");

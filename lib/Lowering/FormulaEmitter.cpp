@@ -376,7 +376,7 @@ private:
           return success();
         })
         .Case<LengthOp>([&](auto l) {
-          define(op, formatv("c.in_{0}_off[{1} + 1] - c.in_{0}_off[{1}]",
+          define(op, formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
                              l.getInput(), s.seq));
           return success();
         })
@@ -401,11 +401,11 @@ private:
             return success();
           }
           std::string length =
-              formatv("c.in_{0}_off[{1} + 1] - c.in_{0}_off[{1}]",
+              formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
                       l.getInput(), s.seq);
           cs.line("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
                   fail("kOutOfRange", op, idx, length));
-          define(op, formatv("int64_t(c.in_{0}[c.in_{0}_off[{1}] + {2}])",
+          define(op, formatv("int64_t(c.in_{0}[c.in_{0}_begin[{1}] + {2}])",
                              l.getInput(), s.seq, idx));
           return success();
         })

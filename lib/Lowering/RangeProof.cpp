@@ -233,7 +233,8 @@ private:
           return alias(op, formatv("r_span(c.in_{0}, N)", g.getInput()));
         })
         .Case<LengthOp>([&](auto l) {
-          return alias(op, formatv("r_lengths(c.in_{0}_off, N)", l.getInput()));
+          return alias(op, formatv("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)",
+                                   l.getInput()));
         })
         .Case<LoadOp>([&](auto l) {
           // A scanned list (its rule's check found the range).
@@ -350,10 +351,10 @@ template <typename T> Range r_span(const T *p, int64_t n) {
   for (int64_t k = 1; k < n; ++k) { lo = std::min<int64_t>(lo, p[k]); hi = std::max<int64_t>(hi, p[k]); }
   return {lo, hi};
 }
-inline Range r_lengths(const int64_t *off, int64_t n) {
+inline Range r_lengths(const int64_t *begin, const int64_t *end, int64_t n) {
   if (n <= 0) return {0, 0};
-  int64_t lo = off[1] - off[0], hi = lo;
-  for (int64_t k = 1; k < n; ++k) { lo = std::min(lo, off[k + 1] - off[k]); hi = std::max(hi, off[k + 1] - off[k]); }
+  int64_t lo = end[0] - begin[0], hi = lo;
+  for (int64_t k = 1; k < n; ++k) { lo = std::min(lo, end[k] - begin[k]); hi = std::max(hi, end[k] - begin[k]); }
   return {lo, hi};
 }
 /// [0, n - 1], or {0, 0} when nothing is indexed.

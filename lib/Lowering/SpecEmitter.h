@@ -161,6 +161,9 @@ private:
   //===--------------------------------------------------------------------===//
 
   void emitHeader(CodeStream &cs);
+  /// Whether some list input is `resident` (the header then has ListTable).
+  bool hasResidentInput();
+  void emitListTable(CodeStream &cs);
 
   //===--------------------------------------------------------------------===//
   // Implementation header: contexts and fill functions
@@ -257,6 +260,8 @@ private:
 
   /// Points inputs at the caller's arrays and checks presence and bounds.
   void emitSetupInputs(CodeStream &cs);
+  void emitSetupTable(CodeStream &cs, InputOp in);
+  void emitHostReadsGuard(CodeStream &cs, PathPlan &plan);
 
   /// The number of buckets of a set in generated code.
   std::string numBuckets(FlatSymbolRefAttr set) {
@@ -329,6 +334,7 @@ private:
   LogicalResult emitCuda(CodeStream &h, CodeStream &cu);
 
   void emitCudaPath(CodeStream &cu, PathPlan &plan);
+  void emitStageTable(CodeStream &cu, InputOp in);
 
   //===--------------------------------------------------------------------===//
   // Driver: the C ABI of imeta-run's compiled backends

@@ -24,6 +24,27 @@ imeta.spec @s {
 // -----
 
 imeta.spec @s {
+  // expected-error @below {{only a list can be 'resident' (a table of rows), but @slot is 'i32'}}
+  imeta.input @slot : i32 {min = 0 : i64, resident}
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{a 'resident' list cannot be 'optional'}}
+  imeta.input @bt : !imeta.list {min = 0 : i64, optional, resident}
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{a 'resident' list needs 'min'}}
+  imeta.input @bt : !imeta.list {resident}
+}
+
+// -----
+
+imeta.spec @s {
   // expected-error @below {{needs at least one member}}
   imeta.ratio_union @u = []
 }

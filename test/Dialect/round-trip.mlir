@@ -18,6 +18,8 @@ imeta.spec @all_ops {
   imeta.input @len : i32 {min = 1 : i64}
   // CHECK: imeta.input @table : !imeta.list {optional}
   imeta.input @table : !imeta.list {optional}
+  // CHECK: imeta.input @rows : !imeta.list {min = 0 : i64, resident}
+  imeta.input @rows : !imeta.list {min = 0 : i64, resident}
 
   // CHECK: imeta.require "R9" "len <= B" seq {
   imeta.require "R9" "len <= B" seq {
