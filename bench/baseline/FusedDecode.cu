@@ -21,6 +21,14 @@ __global__ void fusedDecode(const FusedDecodeArgs a) {
   const bool ph = a.placeholder[i];
   const int32_t B = a.block_size, W = a.window, S = a.swa_block;
   const int32_t *bt = a.bt + a.bt_off[i];
+  if (a.bt_w) {
+    // (b'): the sequence's appended ids into its resident row first.
+    const int32_t from = a.app_off[i], n = a.app_off[i + 1] - from;
+    int32_t *row = a.bt_w + a.bt_off[i] + a.app_col[i];
+    for (int32_t t = threadIdx.x; t < n; t += blockDim.x)
+      row[t] = a.app_ids[from + t];
+    __syncthreads();
+  }
   if (threadIdx.x == 0)
     at<int32_t>(a.cu_seqlens_q, 0)[i] = r0 + q;
   for (int32_t j = threadIdx.x; j < q; j += blockDim.x) {

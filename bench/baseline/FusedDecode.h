@@ -39,6 +39,11 @@ struct FusedDecodeArgs {
   const int32_t *seqlen_q, *seqlen_k, *state, *last_token, *row_start;
   const int32_t *bt, *bt_off, *draft, *draft_off;
   const bool *placeholder;
+  /// (b'): the persistent device table `bt` points into, writable, and the
+  /// step's appended ids per sequence (app_off [N + 1] into app_ids, each
+  /// written from column app_col[i] of its row). Null for (b).
+  int32_t *bt_w = nullptr;
+  const int32_t *app_off = nullptr, *app_col = nullptr, *app_ids = nullptr;
   View cu_seqlens_q, positions, input_ids, gate, valid, query_indices,
       context_lens, state_block_idx, block_tables, slot_swa, positions_c,
       slot_ca, klen, swa_off_len, ca_off_len;

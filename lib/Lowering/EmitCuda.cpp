@@ -53,10 +53,15 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
          "path's stage");
   h.line("/// from its column widths and max_seqs (the same at capture and at "
          "every replay).");
-  h.line("/// used: the bytes the last stage or pack wrote (from s.host).");
+  h.line("/// used: the bytes the last stage or pack wrote (from s.host). "
+         "A caller may point");
+  h.line("/// `host` at pinned memory of its own (at least `bytes`; "
+         "runtime/StepGraph.h's");
+  h.line("/// double buffers): destroy frees what create allocated.");
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
          "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; "
-         "unsigned threads = 256; size_t used = 0; };");
+         "unsigned threads = 256; size_t used = 0; void *host_owned = "
+         "nullptr; };");
   h.line("Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t "
          "bytes);");
   h.line("void gpu_staging_destroy(GpuStaging &s);");
@@ -158,12 +163,13 @@ Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t bytes) {
   }
   s.bytes = bytes;
   s.max_seqs = max_seqs;
+  s.host_owned = s.host;
   return Status{};
 }
 
 void gpu_staging_destroy(GpuStaging &s) {
-  if (s.host)
-    cudaFreeHost(s.host);
+  if (s.host_owned)
+    cudaFreeHost(s.host_owned);
   if (s.device)
     cudaFree(s.device);
   s = GpuStaging{};

@@ -28,12 +28,14 @@ std::string StepStream::join(Table &table, Live &s, int64_t &appended) {
     b = id(rng);
   s.blocks.assign(ids.begin(), ids.end());
   appended += int64_t(ids.size());
+  changed.push_back({s.row, 0, ids});
   return table.assign(s.row, ids.data(), int32_t(ids.size()));
 }
 
 std::string StepStream::start(Table &table, Batch &batch,
                               std::vector<int32_t> &rows, int64_t &appended) {
   appended = 0;
+  changed.clear();
   live.assign(size_t(opt.numSeqs), Live{});
   for (Live &s : live)
     if (std::string e = join(table, s, appended); !e.empty())
@@ -45,6 +47,7 @@ std::string StepStream::start(Table &table, Batch &batch,
 std::string StepStream::next(Table &table, Batch &batch,
                              std::vector<int32_t> &rows, int64_t &appended) {
   appended = 0;
+  changed.clear();
   std::uniform_real_distribution<double> u(0, 1);
   std::uniform_int_distribution<int32_t> id(0, opt.poolBlocks - 1);
   for (Live &s : live) {
@@ -60,6 +63,8 @@ std::string StepStream::next(Table &table, Batch &batch,
     std::vector<int32_t> ids;
     while (int64_t(s.blocks.size() + ids.size()) < numBlocks(config, s.k))
       ids.push_back(id(rng));
+    if (!ids.empty())
+      changed.push_back({s.row, int32_t(s.blocks.size()), ids});
     s.blocks.insert(s.blocks.end(), ids.begin(), ids.end());
     appended += int64_t(ids.size());
     if (std::string e = table.append(s.row, ids.data(), int32_t(ids.size()));

@@ -50,6 +50,14 @@ public:
   std::string next(Table &table, Batch &batch, std::vector<int32_t> &rows,
                    int64_t &appended);
 
+  /// What the last step changed in the table: per row, the ids written
+  /// from column `at` (a join's whole table, or an append).
+  struct Delta {
+    int32_t row, at;
+    std::vector<int32_t> ids;
+  };
+  const std::vector<Delta> &deltas() const { return changed; }
+
   /// The first step's table (every sequence joins): call once, first.
   std::string start(Table &table, Batch &batch, std::vector<int32_t> &rows,
                     int64_t &appended);
@@ -68,6 +76,7 @@ private:
   std::mt19937_64 rng;
   std::vector<Live> live;
   std::vector<int32_t> freeRows;
+  std::vector<Delta> changed;
 };
 
 } // namespace imeta::ref
