@@ -30,16 +30,35 @@ namespace {
 template <typename Buffers>
 using Set = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
+/// Row r's live columns (rows past the list: every column).
+int64_t live_(const std::vector<int64_t> &cols, int64_t r) {
+  return r < int64_t(cols.size()) ? cols[size_t(r)] : INT64_MAX;
+}
+
 ref::Config streamConfig() {
   return ref::Config{/*blockSize=*/16, /*windowSize=*/8, /*swaBlockSize=*/12,
                      /*maxModelLen=*/2048, /*maxNumBlocks=*/128,
                      {1, 4}, {4}, false};
 }
 
+/// Columns of row r a field specifies: block_tables' first num_blocks of
+/// the row's sequence (the rest are unspecified, SPEC.md §4), else all.
+std::vector<int64_t> liveCols(const ref::Batch &batch, const char *name,
+                              const gen::Buffer &shape) {
+  std::vector<int64_t> cols;
+  for (const ref::Sequence &s : batch.sequences)
+    for (int64_t j = 0; j < s.seqlenQ; ++j)
+      cols.push_back(std::string(name) == "block_tables"
+                         ? ref::numBlocks(batch.config, s.seqlenK)
+                         : shape.cols[0]);
+  return cols;
+}
+
 /// Output k of `set` (device) as host bytes: the live rows of each bucket.
 template <typename Buffers>
 std::vector<char> liveBytes(Set<Buffers> &set, const gen::OutputInfo *info,
-                            int k, const gen::Buffer &shape) {
+                            int k, const gen::Buffer &shape,
+                            const std::vector<int64_t> &cols) {
   gen::Buffer &b = set.at(k);
   size_t elem = info[k].is_bool ? 1 : 4;
   std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets * elem);
@@ -48,7 +67,8 @@ std::vector<char> liveBytes(Set<Buffers> &set, const gen::OutputInfo *info,
   std::vector<char> live;
   for (int32_t bucket = 0; bucket < shape.buckets; ++bucket)
     for (int64_t r = 0; r < shape.rows[bucket]; ++r)
-      for (int64_t c = 0; c < shape.cols[bucket]; ++c) {
+      for (int64_t c = 0; c < std::min(shape.cols[bucket], live_(cols, r));
+           ++c) {
         size_t at = (size_t(bucket) * b.bucket_stride + r * b.width + c) * elem;
         live.insert(live.end(), all.begin() + at, all.begin() + at + elem);
       }
@@ -57,14 +77,14 @@ std::vector<char> liveBytes(Set<Buffers> &set, const gen::OutputInfo *info,
 
 template <typename Buffers>
 std::vector<char> liveHostBytes(Buffers &set, const gen::OutputInfo *info,
-                                int k) {
+                                int k, const std::vector<int64_t> &cols) {
   gen::Buffer &b = set.begin()[k];
   size_t elem = info[k].is_bool ? 1 : 4;
   std::vector<char> live;
   const char *base = static_cast<const char *>(b.data);
   for (int32_t bucket = 0; bucket < b.buckets; ++bucket)
     for (int64_t r = 0; r < b.rows[bucket]; ++r)
-      for (int64_t c = 0; c < b.cols[bucket]; ++c) {
+      for (int64_t c = 0; c < std::min(b.cols[bucket], live_(cols, r)); ++c) {
         size_t at = (size_t(bucket) * b.bucket_stride + r * b.width + c) * elem;
         live.insert(live.end(), base + at, base + at + elem);
       }
@@ -159,8 +179,9 @@ bool streamSteps(const char *path, const gen::OutputInfo *info, Pack pack,
     for (int k = 0; k < Buffers::kCount; ++k) {
       CHECK(set.at(k).data == where[k], "%s: buffer %s moved", path,
             info[k].name);
-      CHECK(liveBytes(set, info, k, host.begin()[k]) ==
-                liveHostBytes(host, info, k),
+      std::vector<int64_t> cols = liveCols(batch, info[k].name, host.begin()[k]);
+      CHECK(liveBytes(set, info, k, host.begin()[k], cols) ==
+                liveHostBytes(host, info, k, cols),
             "%s: step %d: '%s' differs from the CPU routine's", path, step,
             info[k].name);
     }
