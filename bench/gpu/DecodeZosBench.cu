@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baselines.h"
+#include "BenchSupport.h"
 #include "FusedDecode.h"
 #include "GeneratedInputs.h"
 #include "RandomBatch.h"
@@ -36,7 +37,6 @@
 #include "runtime/GraphLaunch.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -45,16 +45,8 @@
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
-
-#define CUDA_OK(call)                                                          \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,       \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+using bench::median;
+using bench::nowUs;
 
 namespace {
 
@@ -77,16 +69,7 @@ __global__ void storeOnlyKernel(int4 *out, size_t n16) {
 template <typename Buffers>
 using Set = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
-double nowUs() {
-  return std::chrono::duration<double, std::micro>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 ref::Batch benchBatch(int64_t numSeqs, int64_t q, std::mt19937_64 &rng) {
   ref::Batch b;

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baselines.h"
+#include "BenchSupport.h"
 #include "GeneratedInputs.h"
 #include "ResidentDecode.h"
 #include "StepStream.h"
@@ -35,23 +36,14 @@
 #include "runtime/StepGraph.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
-
-#define CUDA_OK(call)                                                          \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,       \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+using bench::median;
+using bench::nowUs;
 
 namespace {
 
@@ -62,17 +54,6 @@ using ZosSet = runtime::BufferSet<gen::DecodeZosBuffers, gen::OutputInfo>;
 void die(const std::string &what) {
   std::fprintf(stderr, "%s\n", what.c_str());
   std::exit(1);
-}
-
-double nowUs() {
-  return std::chrono::duration<double, std::micro>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 ref::Config benchConfig() {
@@ -132,15 +113,9 @@ void bindViews(baseline::FusedDecodeArgs &a, ZosSet &set) {
 std::vector<char> live(ZosSet &set, int k, const gen::Buffer &shape) {
   gen::Buffer &b = set.at(k);
   size_t elem = gen::kDecodeZosOutputs[k].is_bool ? 1 : 4;
-  std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets * elem), out;
+  std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets * elem);
   CUDA_OK(cudaMemcpy(all.data(), b.data, all.size(), cudaMemcpyDeviceToHost));
-  for (int32_t bucket = 0; bucket < shape.buckets; ++bucket)
-    for (int64_t r = 0; r < shape.rows[bucket]; ++r)
-      for (int64_t c = 0; c < shape.cols[bucket]; ++c) {
-        size_t at = (size_t(bucket) * b.bucket_stride + r * b.width + c) * elem;
-        out.insert(out.end(), all.begin() + at, all.begin() + at + elem);
-      }
-  return out;
+  return ref::liveBytes(all.data(), b, shape, elem);
 }
 
 struct Row {
@@ -194,11 +169,7 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
           !e.empty())
         die(e);
     ref::GeneratedInputs in(batch);
-    gen::Sequences seqs = in.seqs;
-    seqs.block_table = nullptr;
-    seqs.block_table_offsets = nullptr;
-    seqs.block_table_table = table.gpuView();
-    seqs.block_table_row = rows.data();
+    gen::Sequences seqs = ref::withTable(in.seqs, table.gpuView(), rows);
     Row r{};
     double packUs = 0;
     auto zos = [&] {

@@ -134,6 +134,11 @@ struct Packer {
       std::memcpy(into, src, n * sizeof(T));
     return at;
   }
+  /// The refusal once a value did not fit.
+  Status full() const {
+    return fail("gpu staging: the batch needs more than " +
+                std::to_string(capacity) + " bytes");
+  }
   /// Room for n values: `into` (host) to fill, the device address returned.
   template <typename T> T *reserve(size_t n, T *&into) {
     used = align16(used);
@@ -206,8 +211,7 @@ void SpecEmitter::emitStageTable(CodeStream &cu, InputOp in) {
   cu.line("int32_t *col = nullptr;");
   cu.line("dc.pt_{0}_at = pk.reserve(size_t(N + 1), at);", name);
   cu.line("dc.pt_{0}_col = pk.reserve(size_t(N), col);", name);
-  cu.line("if (pk.overflow) return fail(\"gpu staging: the batch needs more "
-          "than \" + std::to_string(s.bytes) + \" bytes\");");
+  cu.line("if (pk.overflow) return pk.full();");
   cu.line("at[0] = 0;");
   {
     CodeStream::Scope i(cu, "for (int64_t i = 0; i < N; ++i)");
@@ -218,8 +222,7 @@ void SpecEmitter::emitStageTable(CodeStream &cu, InputOp in) {
   }
   cu.line("int32_t *vals = nullptr;");
   cu.line("dc.pt_{0}_vals = pk.reserve(size_t(at[N]), vals);", name);
-  cu.line("if (pk.overflow) return fail(\"gpu staging: the batch needs more "
-          "than \" + std::to_string(s.bytes) + \" bytes\");");
+  cu.line("if (pk.overflow) return pk.full();");
   cu.line("for (int64_t i = 0; i < N; ++i) std::memcpy(vals + at[i], tb.host "
           "+ H.begin_{0}[i] + col[i], size_t(at[i + 1] - at[i]) * "
           "sizeof(int32_t));",
@@ -229,6 +232,9 @@ void SpecEmitter::emitStageTable(CodeStream &cu, InputOp in) {
 }
 
 void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
+  // The inputs the kernel reads: the stage sends them, and a resident
+  // one's changed rows the kernel writes first.
+  const llvm::SetVector<Operation *> used = deviceInputs(plan);
   std::string p = plan.path.getSymName().str();
   std::string ctx = ctxName(plan);
   cu.blank();
@@ -262,7 +268,6 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
     cu.line("__syncthreads();");
     cu.line("const {0} &c = *reinterpret_cast<const {0} *>(shared_ctx);",
             ctx);
-    llvm::SetVector<Operation *> used = deviceInputs(plan);
     for (auto in : specBody().getOps<InputOp>()) {
       if (!in.getResident() || !used.contains(in))
         continue;
@@ -385,7 +390,6 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
       cu.line("dc.rowstart_{0} = pk.put(H.rowstart_{0}.data(), "
               "H.rowstart_{0}.size());",
               space.count.getSymName());
-    llvm::SetVector<Operation *> used = deviceInputs(plan);
     for (auto in : specBody().getOps<InputOp>()) {
       StringRef name = in.getSymName();
       bool list = isa<ListType>(in.getType());
@@ -448,8 +452,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan) {
       cu.line("dc.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
       cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
     }
-    cu.line("if (pk.overflow) return fail(\"gpu staging: the batch needs "
-            "more than \" + std::to_string(s.bytes) + \" bytes\");");
+    cu.line("if (pk.overflow) return pk.full();");
     cu.line("std::memcpy(s.host, &dc, sizeof(dc));");
     cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
             "sizeof(ErrorRecord));",

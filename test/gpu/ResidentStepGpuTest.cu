@@ -30,17 +30,6 @@ namespace {
 template <typename Buffers>
 using Set = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
-/// Row r's live columns (rows past the list: every column).
-int64_t live_(const std::vector<int64_t> &cols, int64_t r) {
-  return r < int64_t(cols.size()) ? cols[size_t(r)] : INT64_MAX;
-}
-
-ref::Config streamConfig() {
-  return ref::Config{/*blockSize=*/16, /*windowSize=*/8, /*swaBlockSize=*/12,
-                     /*maxModelLen=*/2048, /*maxNumBlocks=*/128,
-                     {1, 4}, {4}, false};
-}
-
 /// Columns of row r a field specifies: block_tables' first num_blocks of
 /// the row's sequence (the rest are unspecified, SPEC.md §4), else all.
 std::vector<int64_t> liveCols(const ref::Batch &batch, const char *name,
@@ -54,7 +43,8 @@ std::vector<int64_t> liveCols(const ref::Batch &batch, const char *name,
   return cols;
 }
 
-/// Output k of `set` (device) as host bytes: the live rows of each bucket.
+/// Output k of `set` (device) as host bytes: its live values under
+/// `shape`, row r its first cols[r] columns.
 template <typename Buffers>
 std::vector<char> liveBytes(Set<Buffers> &set, const gen::OutputInfo *info,
                             int k, const gen::Buffer &shape,
@@ -64,31 +54,7 @@ std::vector<char> liveBytes(Set<Buffers> &set, const gen::OutputInfo *info,
   std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets * elem);
   if (cudaMemcpy(all.data(), b.data, all.size(), cudaMemcpyDeviceToHost))
     return {};
-  std::vector<char> live;
-  for (int32_t bucket = 0; bucket < shape.buckets; ++bucket)
-    for (int64_t r = 0; r < shape.rows[bucket]; ++r)
-      for (int64_t c = 0; c < std::min(shape.cols[bucket], live_(cols, r));
-           ++c) {
-        size_t at = (size_t(bucket) * b.bucket_stride + r * b.width + c) * elem;
-        live.insert(live.end(), all.begin() + at, all.begin() + at + elem);
-      }
-  return live;
-}
-
-template <typename Buffers>
-std::vector<char> liveHostBytes(Buffers &set, const gen::OutputInfo *info,
-                                int k, const std::vector<int64_t> &cols) {
-  gen::Buffer &b = set.begin()[k];
-  size_t elem = info[k].is_bool ? 1 : 4;
-  std::vector<char> live;
-  const char *base = static_cast<const char *>(b.data);
-  for (int32_t bucket = 0; bucket < b.buckets; ++bucket)
-    for (int64_t r = 0; r < b.rows[bucket]; ++r)
-      for (int64_t c = 0; c < std::min(b.cols[bucket], live_(cols, r)); ++c) {
-        size_t at = (size_t(bucket) * b.bucket_stride + r * b.width + c) * elem;
-        live.insert(live.end(), base + at, base + at + elem);
-      }
-  return live;
+  return ref::liveBytes(all.data(), b, shape, elem, &cols);
 }
 
 /// `steps` steps of a stream through one path's graph.
@@ -104,7 +70,7 @@ bool streamSteps(const char *path, const gen::OutputInfo *info, Pack pack,
   opt.finishChance = 0.05;
   opt.poolBlocks = 5000;
   opt.seed = 100 + uint64_t(q);
-  ref::StepStream stream_(streamConfig(), opt);
+  ref::StepStream stream_(ref::smallStreamConfig(), opt);
   runtime::DeviceResidentTable<gen::ListTable> table("block_table", 64, 128,
                                                      opt.poolBlocks);
   CHECK(table.allocation() == cudaSuccess, "%s: device table", path);
@@ -123,7 +89,6 @@ bool streamSteps(const char *path, const gen::OutputInfo *info, Pack pack,
     }
     ref::GeneratedInputs in(widest);
     Buffers shape;
-    std::vector<std::vector<char>> unused;
     gen::Status st = cpu(in.config, in.seqs, shape, /*shapeOnly=*/true);
     CHECK(st.ok, "%s: shape: %s", path, st.message.c_str());
     for (int k = 0; k < Buffers::kCount; ++k) {
@@ -154,11 +119,7 @@ bool streamSteps(const char *path, const gen::OutputInfo *info, Pack pack,
       CHECK(stream_.next(table, batch, rows, appended).empty(), "%s: step",
             path);
     ref::GeneratedInputs in(batch);
-    gen::Sequences seqs = in.seqs;
-    seqs.block_table = nullptr;
-    seqs.block_table_offsets = nullptr;
-    seqs.block_table_table = table.gpuView();
-    seqs.block_table_row = rows.data();
+    gen::Sequences seqs = ref::withTable(in.seqs, table.gpuView(), rows);
     staging.host = graph.next();
     CHECK(staging.host, "%s: step %d: staging wait", path, step);
     st = pack(staging, in.config, seqs, set.buffers());
@@ -180,8 +141,10 @@ bool streamSteps(const char *path, const gen::OutputInfo *info, Pack pack,
       CHECK(set.at(k).data == where[k], "%s: buffer %s moved", path,
             info[k].name);
       std::vector<int64_t> cols = liveCols(batch, info[k].name, host.begin()[k]);
-      CHECK(liveBytes(set, info, k, host.begin()[k], cols) ==
-                liveHostBytes(host, info, k, cols),
+      gen::Buffer &h = host.begin()[k];
+      CHECK(liveBytes(set, info, k, h, cols) ==
+                ref::liveBytes(static_cast<const char *>(h.data), h, h,
+                               info[k].is_bool ? 1 : 4, &cols),
             "%s: step %d: '%s' differs from the CPU routine's", path, step,
             info[k].name);
     }

@@ -97,6 +97,41 @@ std::vector<std::vector<char>> allocateHost(Buffers &set,
   return storage;
 }
 
+/// `seqs` with its block_table read from `table` at `rows` instead of the
+/// packed lists.
+inline gen::Sequences withTable(gen::Sequences seqs,
+                                const gen::ListTable &table,
+                                const std::vector<int32_t> &rows) {
+  seqs.block_table = nullptr;
+  seqs.block_table_offsets = nullptr;
+  seqs.block_table_table = table;
+  seqs.block_table_row = rows.data();
+  return seqs;
+}
+
+/// The live values of a buffer, bucket by bucket, as bytes: `base` (host
+/// memory) laid out as `layout` (bucket stride, row width), the rows and
+/// columns `shape` recorded; with `cols`, row r only its first cols[r]
+/// columns (rows past `cols`: all).
+inline std::vector<char> liveBytes(const char *base, const gen::Buffer &layout,
+                                   const gen::Buffer &shape, size_t elem,
+                                   const std::vector<int64_t> *cols = nullptr) {
+  std::vector<char> live;
+  for (int32_t bucket = 0; bucket < shape.buckets; ++bucket)
+    for (int64_t r = 0; r < shape.rows[bucket]; ++r) {
+      int64_t n = shape.cols[bucket];
+      if (cols && r < int64_t(cols->size()))
+        n = std::min(n, (*cols)[size_t(r)]);
+      for (int64_t c = 0; c < n; ++c) {
+        size_t at =
+            (size_t(bucket) * layout.bucket_stride + r * layout.width + c) *
+            elem;
+        live.insert(live.end(), base + at, base + at + elem);
+      }
+    }
+  return live;
+}
+
 } // namespace imeta::ref
 
 #endif // IMETA_TEST_UNIT_GENERATEDINPUTS_H

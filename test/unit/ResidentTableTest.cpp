@@ -21,14 +21,6 @@ using namespace imeta;
 
 namespace {
 
-/// A small config whose tables grow across many steps: block 16, dense
-/// {1, 4}, sparse {4}, window 8, ring 12, max_model_len 2048.
-ref::Config streamConfig() {
-  return ref::Config{/*blockSize=*/16, /*windowSize=*/8, /*swaBlockSize=*/12,
-                     /*maxModelLen=*/2048, /*maxNumBlocks=*/128,
-                     {1, 4}, {4}, false};
-}
-
 /// decode's buffers at `shape`'s sizes, every byte set to `fill`.
 struct Outputs {
   gen::DecodeBuffers set;
@@ -45,29 +37,11 @@ gen::Status runDecode(const gen::Config &config, const gen::Sequences &seqs,
   return gen::decode(config, seqs, out.set);
 }
 
-/// `seqs` with its block_table read from `table` at `rows` instead.
-gen::Sequences fromTable(gen::Sequences seqs, const gen::ListTable &table,
-                         const std::vector<int32_t> &rows) {
-  seqs.block_table = nullptr;
-  seqs.block_table_offsets = nullptr;
-  seqs.block_table_table = table;
-  seqs.block_table_row = rows.data();
-  return seqs;
-}
-
 /// Output k's live values, bucket by bucket, as the reference lays them.
-std::vector<int64_t> liveValues(const Outputs &out, int k) {
-  const gen::Buffer &b = const_cast<gen::DecodeBuffers &>(out.set).begin()[k];
-  std::vector<int64_t> v;
-  for (int32_t bucket = 0; bucket < b.buckets; ++bucket)
-    for (int64_t r = 0; r < b.rows[bucket]; ++r)
-      for (int64_t c = 0; c < b.cols[bucket]; ++c) {
-        int64_t at = bucket * b.bucket_stride + r * b.width + c;
-        v.push_back(gen::kDecodeOutputs[k].is_bool
-                        ? int64_t(static_cast<bool *>(b.data)[at])
-                        : int64_t(static_cast<int32_t *>(b.data)[at]));
-      }
-  return v;
+std::vector<char> liveValues(Outputs &out, int k) {
+  const gen::Buffer &b = out.set.begin()[k];
+  return ref::liveBytes(static_cast<const char *>(b.data), b, b,
+                        gen::kDecodeOutputs[k].is_bool ? 1 : 4);
 }
 
 /// Every output of `out` against SPEC.md's reference (block_tables: the
@@ -109,7 +83,7 @@ TEST(ResidentTable, StepStreamEqualsRebuiltTablesAndReference) {
     opt.finishChance = 0.05;
     opt.poolBlocks = 5000;
     opt.seed = uint64_t(q);
-    ref::StepStream stream(streamConfig(), opt);
+    ref::StepStream stream(ref::smallStreamConfig(), opt);
     ref::Table table("block_table", 40, 128, opt.poolBlocks);
     ref::Batch batch;
     std::vector<int32_t> rows;
@@ -132,7 +106,7 @@ TEST(ResidentTable, StepStreamEqualsRebuiltTablesAndReference) {
       Outputs packed, resident;
       gen::Status a = runDecode(in.config, in.seqs, packed);
       gen::Status b = runDecode(
-          in.config, fromTable(in.seqs, table.cpuView(), rows), resident);
+          in.config, ref::withTable(in.seqs, table.cpuView(), rows), resident);
       ASSERT_TRUE(a.ok) << a.message;
       ASSERT_TRUE(b.ok) << b.message;
       EXPECT_TRUE(b.proven);
@@ -192,7 +166,7 @@ struct SmallBatch {
   ref::Table table{"block_table", 8, 8, 64};
   std::vector<int32_t> rows{5, 2};
   SmallBatch() {
-    batch.config = streamConfig();
+    batch.config = ref::smallStreamConfig();
     for (int i = 0; i < 2; ++i) {
       ref::Sequence s;
       s.seqlenQ = 1;
@@ -212,7 +186,7 @@ TEST(ResidentTable, BadTablesAreRefusedByName) {
   ref::GeneratedInputs in(sb.batch);
   Outputs out;
   auto refusal = [&](gen::ListTable t, std::vector<int32_t> rows) {
-    gen::Status st = runDecode(in.config, fromTable(in.seqs, t, rows), out);
+    gen::Status st = runDecode(in.config, ref::withTable(in.seqs, t, rows), out);
     return st.ok ? std::string("ok") : st.message;
   };
   EXPECT_EQ(refusal(sb.table.cpuView(), sb.rows), "ok");
@@ -257,20 +231,20 @@ TEST(ResidentTable, ProofTakesTheDeclaredBound) {
   ref::GeneratedInputs in(sb.batch);
   Outputs out;
   gen::ListTable t = sb.table.cpuView();
-  gen::Status st = runDecode(in.config, fromTable(in.seqs, t, sb.rows), out);
+  gen::Status st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_TRUE(st.proven);
   // A pool so large that id * bc could leave int32: the proof fails and
   // the checked dry run finds every value in range (the ids are small).
   t.bound = INT32_MAX;
-  st = runDecode(in.config, fromTable(in.seqs, t, sb.rows), out);
+  st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
   ASSERT_TRUE(st.ok) << st.message;
   EXPECT_FALSE(st.proven);
   // Without host rows, that dry run cannot run: refused by name.
   t.host = nullptr;
   int32_t deviceStandIn[64] = {};
   t.device = deviceStandIn;
-  st = runDecode(in.config, fromTable(in.seqs, t, sb.rows), out);
+  st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
   EXPECT_EQ(st.message,
             "'block_table_table': the batch's int32 proof failed and the "
             "checked dry run reads the rows on the host: give 'host' too");

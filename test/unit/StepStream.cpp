@@ -6,6 +6,12 @@
 
 namespace imeta::ref {
 
+Config smallStreamConfig() {
+  return Config{/*blockSize=*/16, /*windowSize=*/8, /*swaBlockSize=*/12,
+                /*maxModelLen=*/2048, /*maxNumBlocks=*/128,
+                {1, 4}, {4}, false};
+}
+
 StepStream::StepStream(const Config &config, const StepStreamOptions &options)
     : config(config), opt(options), rng(options.seed) {
   if (opt.rows < opt.numSeqs)

@@ -39,6 +39,11 @@ struct StepStreamOptions {
   uint64_t seed = 1;
 };
 
+/// The tests' small config, in which tables grow over many steps: block
+/// 16, dense {1, 4}, sparse {4}, window 8, ring 12, max_model_len 2048,
+/// 128 blocks a row.
+Config smallStreamConfig();
+
 class StepStream {
 public:
   StepStream(const Config &config, const StepStreamOptions &options);

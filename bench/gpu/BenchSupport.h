@@ -1,0 +1,44 @@
+//===- BenchSupport.h - what the GPU benches share --------------*- C++ -*-===//
+//
+// A CUDA call that must succeed (else the bench exits naming it), the
+// host clock in microseconds and the median.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_BENCH_GPU_BENCHSUPPORT_H
+#define IMETA_BENCH_GPU_BENCHSUPPORT_H
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CUDA_OK(call)                                                          \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,       \
+                   cudaGetErrorString(e_));                                    \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace imeta::bench {
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+inline double nowUs() {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+} // namespace imeta::bench
+
+#endif // IMETA_BENCH_GPU_BENCHSUPPORT_H
