@@ -90,11 +90,8 @@ FusedDecodeInputs::~FusedDecodeInputs() {
     cudaFree(p);
 }
 
-cudaError_t imeta::baseline::stageFusedDecode(const ref::Batch &batch,
-                                              FusedDecodeInputs &in) {
-  const ref::Config &c = batch.config;
-  FusedDecodeArgs &a = in.args;
-  a.num_seqs = int32_t(batch.sequences.size());
+void imeta::baseline::fusedDecodeConfig(const ref::Config &c,
+                                        FusedDecodeArgs &a) {
   a.block_size = c.blockSize;
   a.window = c.windowSize;
   a.swa_block = c.swaBlockSize;
@@ -115,6 +112,13 @@ cudaError_t imeta::baseline::stageFusedDecode(const ref::Batch &batch,
   };
   a.num_sparse = indices(c.sparseRatios, a.sparse);
   a.num_dense = indices(c.denseRatios, a.dense);
+}
+
+cudaError_t imeta::baseline::stageFusedDecode(const ref::Batch &batch,
+                                              FusedDecodeInputs &in) {
+  FusedDecodeArgs &a = in.args;
+  a.num_seqs = int32_t(batch.sequences.size());
+  fusedDecodeConfig(batch.config, a);
 
   std::vector<int32_t> q, k, state, last, rowStart{0}, bt, btOff{0}, draft,
       draftOff{0};

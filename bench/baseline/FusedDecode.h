@@ -56,6 +56,8 @@ struct FusedDecodeInputs {
   ~FusedDecodeInputs();
 };
 
+/// The config and ratios of `args` (no CUDA call).
+void fusedDecodeConfig(const ref::Config &config, FusedDecodeArgs &args);
 /// Stages `batch`'s inputs to the device and fills the config and ratios of
 /// `in.args`; the caller sets the output views.
 cudaError_t stageFusedDecode(const ref::Batch &batch, FusedDecodeInputs &in);

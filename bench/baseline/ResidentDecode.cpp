@@ -9,18 +9,18 @@ using namespace imeta;
 using namespace imeta::baseline;
 
 ResidentDecode::ResidentDecode(const ref::Config &c, int32_t rows,
-                               int32_t maxBlocks, int64_t maxSeqs)
-    : stride(maxBlocks), maxSeqs(maxSeqs), deltaOf(size_t(rows), -1) {
-  // Config and ratios as (b) stages them.
-  ref::Batch probe;
-  probe.config = c;
-  FusedDecodeInputs in;
-  if ((error = stageFusedDecode(probe, in)))
-    return;
-  a = in.args;
+                               int32_t maxBlocks, int64_t maxSeqs,
+                               bool onDevice)
+    : stride(maxBlocks), maxSeqs(maxSeqs), onDevice(onDevice),
+      deltaOf(size_t(rows), -1) {
+  fusedDecodeConfig(c, a);
   // 12 arrays of N + 1, the drafts and appended ids (a first step joins
   // every sequence: up to 1024 ids each).
   capacity = size_t(maxSeqs + 1) * 4 * 16 + (size_t(16) << 20);
+  if (!onDevice) {
+    host = device = new char[capacity];
+    return;
+  }
   if ((error = cudaMallocHost(&host, capacity)))
     return;
   if ((error = cudaMalloc(&device, capacity)))
@@ -29,15 +29,18 @@ ResidentDecode::ResidentDecode(const ref::Config &c, int32_t rows,
 }
 
 ResidentDecode::~ResidentDecode() {
+  if (!onDevice) {
+    delete[] host;
+    return;
+  }
   cudaFreeHost(host);
   cudaFree(device);
   cudaFree(table);
 }
 
-cudaError_t ResidentDecode::step(const ref::Batch &batch,
-                                 const std::vector<int32_t> &rows,
-                                 const std::vector<ref::StepStream::Delta> &deltas,
-                                 cudaStream_t stream) {
+bool ResidentDecode::pack(const ref::Batch &batch,
+                          const std::vector<int32_t> &rows,
+                          const std::vector<ref::StepStream::Delta> &deltas) {
   const int32_t n = int32_t(batch.sequences.size());
   for (size_t d = 0; d < deltas.size(); ++d)
     deltaOf[size_t(deltas[d].row)] = int32_t(d);
@@ -77,7 +80,7 @@ cudaError_t ResidentDecode::step(const ref::Batch &batch,
   auto *drafts = reinterpret_cast<int32_t *>(take(size_t(dOff[n]), 4));
   auto *ids = reinterpret_cast<int32_t *>(take(size_t(aOff[n]), 4));
   if (used > capacity)
-    return cudaErrorInvalidValue;
+    return false;
   for (int32_t i = 0; i < n; ++i) {
     const ref::Sequence &s = batch.sequences[size_t(i)];
     for (size_t t = 0; t < s.draftTokens.size(); ++t)
@@ -104,6 +107,15 @@ cudaError_t ResidentDecode::step(const ref::Batch &batch,
   a.app_off = reinterpret_cast<const int32_t *>(dev(aOff));
   a.app_col = reinterpret_cast<const int32_t *>(dev(aCol));
   a.app_ids = reinterpret_cast<const int32_t *>(dev(ids));
+  return true;
+}
+
+cudaError_t ResidentDecode::step(const ref::Batch &batch,
+                                 const std::vector<int32_t> &rows,
+                                 const std::vector<ref::StepStream::Delta> &deltas,
+                                 cudaStream_t stream) {
+  if (!pack(batch, rows, deltas))
+    return cudaErrorInvalidValue;
   if (cudaError_t e = cudaMemcpyAsync(device, host, used,
                                       cudaMemcpyHostToDevice, stream))
     return e;

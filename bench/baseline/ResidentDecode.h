@@ -20,9 +20,11 @@ namespace imeta::baseline {
 class ResidentDecode {
 public:
   /// A device table of `rows` x `maxBlocks` ids and staging for
-  /// `maxSeqs` sequences; `outputs` as FusedDecodeArgs's views.
+  /// `maxSeqs` sequences; `outputs` as FusedDecodeArgs's views. Without
+  /// `onDevice`, host memory alone, for timing pack() where there is no
+  /// GPU (step() is then not to be called).
   ResidentDecode(const ref::Config &config, int32_t rows, int32_t maxBlocks,
-                 int64_t maxSeqs);
+                 int64_t maxSeqs, bool onDevice = true);
   ~ResidentDecode();
   cudaError_t status() const { return error; }
   /// The output views (set once; the kernel writes them every step).
@@ -33,6 +35,11 @@ public:
   cudaError_t step(const ref::Batch &batch, const std::vector<int32_t> &rows,
                    const std::vector<ref::StepStream::Delta> &deltas,
                    cudaStream_t stream);
+  /// The step's host work alone (no CUDA call): packs into the pinned
+  /// staging and points args() at the device copy; false when it does not
+  /// fit.
+  bool pack(const ref::Batch &batch, const std::vector<int32_t> &rows,
+            const std::vector<ref::StepStream::Delta> &deltas);
   /// Bytes the last step copied to the device.
   size_t lastBytes() const { return used; }
 
@@ -40,6 +47,7 @@ private:
   FusedDecodeArgs a{};
   int32_t stride;
   int64_t maxSeqs;
+  bool onDevice;
   size_t capacity, used = 0;
   char *host = nullptr, *device = nullptr;
   int32_t *table = nullptr;
