@@ -278,7 +278,7 @@ void SpecEmitter::emitCommonMembers(CodeStream &cs) {
         // GPU: a ResidentTable's changed rows, written by the kernel.
         cs.line("int32_t *pw_{0};  // the device rows (null: none changed)",
                 in.getSymName());
-        cs.line("const int64_t *pt_{0}_at;  // [N + 1] into pt_{0}_vals",
+        cs.line("const int32_t *pt_{0}_at;   // [N + 1] into pt_{0}_vals",
                 in.getSymName());
         cs.line("const int32_t *pt_{0}_vals;", in.getSymName());
         cs.line("const int32_t *pt_{0}_col;  // [N] first changed column",
@@ -309,10 +309,10 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
           cs.line("imeta_divider dv_h_{0}[{1}];  // made like dv_set",
                   symName(op), getRatios(op) ? "kMaxRatios" : "1");
       } else
-        cs.line("const int64_t *h_{0};", symName(op));
+        cs.line("const {0} *h_{1};", hostElem(op), symName(op));
     }
     for (RowSpace &space : plan.rowSpaces)
-      cs.line("const int64_t *rowstart_{0};  // [buckets][N + 1]",
+      cs.line("const int32_t *rowstart_{0};  // [buckets][N + 1]",
               space.count.getSymName());
     cs.line("/// The batch's range proof held (else prepare ran the checked "
             "dry run).");
@@ -337,9 +337,9 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     cs.line("ErrorRecord err{};");
     for (Operation *op : plan.needed)
       if (isHostValue(op))
-        cs.line("std::vector<int64_t> h_{0};", symName(op));
+        cs.line("std::vector<{0}> h_{1};", hostElem(op), symName(op));
     for (RowSpace &space : plan.rowSpaces)
-      cs.line("std::vector<int64_t> rowstart_{0};", space.count.getSymName());
+      cs.line("std::vector<int32_t> rowstart_{0};", space.count.getSymName());
     for (auto in : specBody().getOps<InputOp>())
       if (isa<ListType>(in.getType()) && in.getMin())
         cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
@@ -357,10 +357,23 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
       if (isa<ListType>(in.getType()))
         cs.line("std::vector<int64_t> zero_{0};", in.getSymName());
       else
-        cs.line("std::unique_ptr<{0}[]> zero_{1};",
+        cs.line("std::unique_ptr<{0}[]> zero_{1}; size_t zero_{1}_n = 0;  "
+                "// zeros, never written",
                 in.getType().isInteger(1) ? "bool" : "int32_t",
                 in.getSymName());
     }
+    // A stage keeps its host state across steps: the arrays keep their
+    // memory, the rest starts afresh.
+    std::string reset = "c = {}; err = {};";
+    for (auto in : specBody().getOps<InputOp>()) {
+      if (isa<ListType>(in.getType()) && in.getMin())
+        reset += formatv(" lo_{0} = hi_{0} = 0;", in.getSymName()).str();
+      if (in.getResident())
+        reset += formatv(" table_{0} = false;", in.getSymName()).str();
+    }
+    cs.line("/// For the next call: the context and flags cleared, the "
+            "arrays' memory kept.");
+    cs.line("void reset() {{ {0} }", reset);
   }
   cs.line("/// Checks, host stage and shapes of `{0}` (defined in the host "
           "source).",

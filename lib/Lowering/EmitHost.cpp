@@ -182,7 +182,9 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
         cs.line("c.in_{0}_end = c.in_{0}_begin + 1;", name);
       } else {
         const char *t = in.getType().isInteger(1) ? "bool" : "int32_t";
-        cs.line("if (!seqs.{0}) H.zero_{0}.reset(new {1}[N > 0 ? N : 1]());",
+        cs.line("if (!seqs.{0} && H.zero_{0}_n < size_t(N > 0 ? N : 1)) {{ "
+                "H.zero_{0}_n = size_t(N > 0 ? N : 1); H.zero_{0}.reset(new "
+                "{1}[H.zero_{0}_n]()); }",
                 name, t);
         cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : H.zero_{0}.get();", name);
       }
@@ -350,7 +352,7 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
                                     numBuckets(src.getRatiosAttr()))
                                 .str());
     cs.line("int64_t acc = 0;");
-    cs.line("int64_t *out = H.h_{0}.data() + b * {1};", name, hostLength(sum));
+    cs.line("int32_t *out = H.h_{0}.data() + b * {1};", name, hostLength(sum));
     if (excl)
       cs.line("out[0] = 0;");
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
@@ -359,7 +361,7 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
             "\" + std::to_string(i) + \": i32 overflow: the sum reaches \" + "
             "std::to_string(acc){1});",
             name, overflowSuffix());
-    cs.line("out[i{0}] = acc;", excl ? " + 1" : "");
+    cs.line("out[i{0}] = int32_t(acc);", excl ? " + 1" : "");
     (void)owner;
     return success();
   }
@@ -409,14 +411,14 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
   SmallVector<std::string> results;
   {
     CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
-    cs.line("int64_t *slot = H.h_{0}.data() + b * {1}{2};", name,
+    cs.line("{0} *slot = H.h_{1}.data() + b * {2}{3};", hostElem(field), name,
             hostLength(field), perSeq ? " + i" : "");
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
     if (field.getWidth() != 1 || field.getCols())
       return field.emitOpError(
           "a host-stage field (scalar or seq) must be flat to be generated");
-    cs.line("*slot = {0};", results[0]);
+    cs.line("*slot = {0}({1});", hostElem(field), results[0]);
     cs.line("return true;");
   }
   cs.line("if (!value()) return failure(describe(err, c.set));");
@@ -476,7 +478,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
                                    "mode)",
                                    path, bufs)
                                .str());
-  cs.line("H = {0}_host{{};", path);
+  cs.line("H.reset();");
   cs.line("{0} &c = H.c;", ctx);
   cs.line("ErrorRecord &err = H.err;");
   cs.line("c.err = &err;");
@@ -515,7 +517,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
                                 .str());
     cs.line("int64_t acc = 0;");
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-    cs.line("H.rowstart_{0}[b * (N + 1) + i] = acc;", name);
+    cs.line("H.rowstart_{0}[b * (N + 1) + i] = int32_t(acc);", name);
     cs.line("const int64_t rows = H.h_{0}[b * N + i];", name);
     cs.line("if (rows < 0) return failure(\"sequence \" + std::to_string(i) "
             "+ \": row count '{0}' is negative (\" + std::to_string(rows) + "
@@ -525,7 +527,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("if (!imeta_fits32(acc)) return failure(\"row count '{0}': "
             "more than 2^31 - 1 rows\");",
             name);
-    cs.line("H.rowstart_{0}[b * (N + 1) + N] = acc;", name);
+    cs.line("H.rowstart_{0}[b * (N + 1) + N] = int32_t(acc);", name);
   }
 
   cs.line("// Columns: a row holds at most its field's width.");

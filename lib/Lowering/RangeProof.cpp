@@ -347,9 +347,9 @@ inline Range r_rem(Range a, Range b) {
 /// The range of n values (n <= 0: an empty array, never read: {0, 0}).
 template <typename T> Range r_span(const T *p, int64_t n) {
   if (n <= 0) return {0, 0};
-  int64_t lo = p[0], hi = p[0];
-  for (int64_t k = 1; k < n; ++k) { lo = std::min<int64_t>(lo, p[k]); hi = std::max<int64_t>(hi, p[k]); }
-  return {lo, hi};
+  T lo = p[0], hi = p[0];  // in T: the loop vectorizes
+  for (int64_t k = 1; k < n; ++k) { lo = p[k] < lo ? p[k] : lo; hi = p[k] > hi ? p[k] : hi; }
+  return {int64_t(lo), int64_t(hi)};
 }
 inline Range r_lengths(const int64_t *begin, const int64_t *end, int64_t n) {
   if (n <= 0) return {0, 0};

@@ -283,6 +283,16 @@ private:
     return field && field.getDomain() == Domain::scalar;
   }
 
+  /// The C++ type of a host-stage array's entries: int32_t for an i1 or i32
+  /// field and for a prefix sum (each entry checked to fit), int64_t for an
+  /// i64 field. Half the bytes of int64 to write, scan and copy.
+  static const char *hostElem(Operation *op) {
+    auto field = dyn_cast<FieldOp>(op);
+    return field && field.getElementType().getIntOrFloatBitWidth() > 32
+               ? "int64_t"
+               : "int32_t";
+  }
+
   /// Entries of a host-stage value per bucket.
   std::string hostLength(Operation *op) {
     if (auto sum = dyn_cast<PrefixSumOp>(op))
@@ -330,10 +340,12 @@ private:
 
   /// Inputs the fill functions of `plan` read: these travel to the device.
   llvm::SetVector<Operation *> deviceInputs(PathPlan &plan);
+  llvm::SmallPtrSet<Operation *, 16> deviceHostValues(PathPlan &plan);
 
   LogicalResult emitCuda(CodeStream &h, CodeStream &cu);
 
-  void emitCudaPath(CodeStream &cu, PathPlan &plan);
+  /// `gpuPath`: the path's index among the GPU paths (its scratch slot).
+  void emitCudaPath(CodeStream &cu, PathPlan &plan, unsigned gpuPath);
   void emitStageTable(CodeStream &cu, InputOp in);
 
   //===--------------------------------------------------------------------===//
