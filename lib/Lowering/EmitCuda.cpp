@@ -154,40 +154,6 @@ Status cuda_fail(const char *what, cudaError_t e) {
 }
 constexpr size_t align16(size_t n) { return (n + 15) & ~size_t(15); }
 
-/// Appends arrays to the pinned staging and hands back their device
-/// addresses.
-struct Packer {
-  char *host;
-  char *device;
-  size_t capacity;
-  size_t used;
-  bool overflow = false;
-  template <typename T> T *put(const T *src, size_t n) {
-    T *into = nullptr;
-    T *at = reserve(n, into);
-    if (at && n)
-      std::memcpy(into, src, n * sizeof(T));
-    return at;
-  }
-  /// The refusal once a value did not fit.
-  Status full() const {
-    return fail("gpu staging: the batch needs more than " +
-                std::to_string(capacity) + " bytes");
-  }
-  /// Room for n values: `into` (host) to fill, the device address returned.
-  template <typename T> T *reserve(size_t n, T *&into) {
-    used = align16(used);
-    size_t bytes = n * sizeof(T);
-    if (used + bytes > capacity) {
-      overflow = true;
-      return nullptr;
-    }
-    into = reinterpret_cast<T *>(host + used);
-    T *at = reinterpret_cast<T *>(device + used);
-    used += bytes;
-    return at;
-  }
-};
 }  // namespace
 
 Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t bytes) {
@@ -236,8 +202,8 @@ void SpecEmitter::emitStageTable(CodeStream &cu, InputOp in) {
           "device rows, and 'device' is null\");",
           name);
   cu.line("dc.in_{0} = tb.device;", name);
-  cu.line("dc.in_{0}_begin = pk.put(H.begin_{0}.data(), size_t(N));", name);
-  cu.line("dc.in_{0}_end = pk.put(H.end_{0}.data(), size_t(N));", name);
+  cu.line("dc.in_{0}_begin = pk.device_of(H.begin_{0});", name);
+  cu.line("dc.in_{0}_end = pk.device_of(H.end_{0});", name);
   cu.line("dc.pw_{0} = nullptr;", name);
   CodeStream::Scope d(cu, "if (tb.dirty_from)");
   cu.line("if (!tb.host) return fail(\"'{0}_table': changed rows are sent "
@@ -395,16 +361,18 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
     cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);
     cu.line("if (!scratch) scratch = std::make_shared<{0}_host>();", p);
     cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);
-    cu.line("Status st = {0}_prepare(config, seqs, out, true, H, mode);", p);
+    // The context first, then the arrays prepare writes into the staging.
+    cu.line("Packer pk{{static_cast<char *>(s.host), static_cast<char "
+            "*>(s.device), s.bytes, k{0}ErrorOffset + sizeof(ErrorRecord)};",
+            pascal(p));
+    cu.line("Status st = {0}_prepare(config, seqs, out, true, H, mode, &pk);",
+            p);
     cu.line("if (!st.ok) return st;");
     cu.line("const int64_t N = H.c.num_seqs;");
     cu.line("if (N > s.max_seqs) return fail(\"batch of \" + "
             "std::to_string(N) + \" sequences exceeds the staging maximum \" "
             "+ std::to_string(s.max_seqs));");
     cu.line("{0} dc = H.c;", ctx);
-    cu.line("Packer pk{{static_cast<char *>(s.host), static_cast<char "
-            "*>(s.device), s.bytes, k{0}ErrorOffset + sizeof(ErrorRecord)};",
-            pascal(p));
     cu.line("dc.err = reinterpret_cast<ErrorRecord *>(pk.device + "
             "k{0}ErrorOffset);",
             pascal(p));
@@ -429,12 +397,11 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
     for (Operation *op : plan.needed)
       if (isHostValue(op) && !inContext(op))
         cu.line(onDevice.contains(op)
-                    ? "dc.h_{0} = pk.put(H.h_{0}.data(), H.h_{0}.size());"
+                    ? "dc.h_{0} = pk.device_of(H.h_{0});"
                     : "dc.h_{0} = nullptr;  // the kernel does not read it",
                 symName(op));
     for (RowSpace &space : plan.rowSpaces)
-      cu.line("dc.rowstart_{0} = pk.put(H.rowstart_{0}.data(), "
-              "H.rowstart_{0}.size());",
+      cu.line("dc.rowstart_{0} = pk.device_of(H.rowstart_{0});",
               space.count.getSymName());
     for (auto in : specBody().getOps<InputOp>()) {
       StringRef name = in.getSymName();

@@ -69,7 +69,59 @@ void SpecEmitter::emitImplPrologue(CodeStream &cs) {
           "int32_t ratio_set1; int32_t bucket; int64_t seq; int64_t row; "
           "int64_t value; int64_t length; };");
   cs.blank();
-  cs.raw(R"(IMETA_HD inline bool imeta_fits32(int64_t v) {
+  cs.raw(R"(/// Appends arrays to a GPU stage's pinned staging and hands back their
+/// device addresses: what the host writes there, the one copy carries.
+struct Packer {
+  char *host;
+  char *device;
+  size_t capacity;
+  size_t used;
+  bool overflow = false;
+  template <typename T> T *put(const T *src, size_t n) {
+    T *into = nullptr;
+    T *at = reserve(n, into);
+    if (at && n)
+      std::memcpy(into, src, n * sizeof(T));
+    return at;
+  }
+  /// The refusal once a value did not fit.
+  Status full() const {
+    Status s;
+    s.ok = false;
+    s.message = "gpu staging: the batch needs more than " +
+                std::to_string(capacity) + " bytes";
+    return s;
+  }
+  /// Room for n values: `into` (host) to fill, the device address returned.
+  template <typename T> T *reserve(size_t n, T *&into) {
+    used = (used + 15) & ~size_t(15);
+    size_t bytes = n * sizeof(T);
+    if (used + bytes > capacity) {
+      overflow = true;
+      return nullptr;
+    }
+    into = reinterpret_cast<T *>(host + used);
+    T *at = reinterpret_cast<T *>(device + used);
+    used += bytes;
+    return at;
+  }
+  /// The device address of what reserve handed out at `into`.
+  template <typename T> T *device_of(T *into) const {
+    return reinterpret_cast<T *>(device + (reinterpret_cast<char *>(into) - host));
+  }
+};
+/// A host-stage array of n values: in `pk`'s staging when the kernel reads
+/// it (written once, where the copy takes it from), else in `v`, whose
+/// memory a stage keeps from step to step. Null when the staging is full.
+template <typename T> T *stage_array(std::vector<T> &v, size_t n, Packer *pk) {
+  if (pk) {
+    T *into = nullptr;
+    return pk->reserve(n, into) ? into : nullptr;
+  }
+  v.resize(n);
+  return v.data();
+}
+IMETA_HD inline bool imeta_fits32(int64_t v) {
   return v >= INT32_MIN && v <= INT32_MAX;
 }
 /// Floor and ceiling division, in the operands' width (int32_t for i32
@@ -335,11 +387,15 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
                         ";");
     cs.line("{0} c{{};", ctxName(plan));
     cs.line("ErrorRecord err{};");
+    // Each array: its pointer (into `*v_` or a GPU stage's staging) and
+    // the vector that holds it otherwise.
     for (Operation *op : plan.needed)
       if (isHostValue(op))
-        cs.line("std::vector<{0}> h_{1};", hostElem(op), symName(op));
+        cs.line("{0} *h_{1} = nullptr; std::vector<{0}> hv_{1};", hostElem(op),
+                symName(op));
     for (RowSpace &space : plan.rowSpaces)
-      cs.line("std::vector<int32_t> rowstart_{0};", space.count.getSymName());
+      cs.line("int32_t *rowstart_{0} = nullptr; std::vector<int32_t> rv_{0};",
+              space.count.getSymName());
     for (auto in : specBody().getOps<InputOp>())
       if (isa<ListType>(in.getType()) && in.getMin())
         cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
@@ -349,7 +405,9 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
       if (in.getResident()) {
         cs.line("bool table_{0} = false;  // read from {0}_table",
                 in.getSymName());
-        cs.line("std::vector<int64_t> begin_{0}, end_{0};", in.getSymName());
+        cs.line("int64_t *begin_{0} = nullptr, *end_{0} = nullptr; "
+                "std::vector<int64_t> bv_{0}, ev_{0};",
+                in.getSymName());
       }
     for (auto in : specBody().getOps<InputOp>()) {
       if (!in.getOptional())
@@ -376,11 +434,13 @@ LogicalResult SpecEmitter::emitFills(CodeStream &cs, PathPlan &plan) {
     cs.line("void reset() {{ {0} }", reset);
   }
   cs.line("/// Checks, host stage and shapes of `{0}` (defined in the host "
-          "source).",
+          "source). With",
           plan.path.getSymName());
+  cs.line("/// `pk` (a GPU stage's), the arrays the kernel reads are written "
+          "into its staging.");
   cs.line("Status {0}_prepare(const Config &config, const Sequences &seqs, "
           "{1} &out, bool fill, {0}_host &H, FillMode mode = "
-          "FillMode::kAuto);",
+          "FillMode::kAuto, Packer *pk = nullptr);",
           plan.path.getSymName(), buffersName(plan));
   cs.blank();
   for (RowSpace &space : plan.rowSpaces)

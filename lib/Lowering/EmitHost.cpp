@@ -159,7 +159,11 @@ void SpecEmitter::emitSetupHelpers(CodeStream &cs) {
 }
 
 /// Points inputs at the caller's arrays and checks presence and bounds.
-void SpecEmitter::emitSetupInputs(CodeStream &cs) {
+void SpecEmitter::emitSetupInputs(CodeStream &cs, PathPlan &plan) {
+  // A GPU stage writes the row bounds its kernel reads into the staging.
+  const llvm::SetVector<Operation *> read =
+      plan.path.getTarget() == Target::gpu ? deviceInputs(plan)
+                                           : llvm::SetVector<Operation *>();
   cs.line("const int64_t N = seqs.num_seqs;");
   cs.line("c.num_seqs = N;");
   cs.line("if (N < 0) return failure(\"sequences: num_seqs is negative\");");
@@ -169,7 +173,7 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
     std::string rule = ruleSuffix(in.getRule());
     std::optional<CodeStream::Scope> packed;
     if (in.getResident()) {
-      emitSetupTable(cs, in);
+      emitSetupTable(cs, in, read.contains(in));
       packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
     }
     if (in.getOptional()) {
@@ -263,7 +267,7 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs) {
 
 /// A resident list given as a table (its packed form null): each
 /// sequence's row checked and located, O(N); the values are not read.
-void SpecEmitter::emitSetupTable(CodeStream &cs, InputOp in) {
+void SpecEmitter::emitSetupTable(CodeStream &cs, InputOp in, bool staged) {
   StringRef name = in.getSymName();
   int64_t min = *in.getMin();
   cs.line("const ListTable &tb_{0} = seqs.{0}_table;", name);
@@ -282,8 +286,11 @@ void SpecEmitter::emitSetupTable(CodeStream &cs, InputOp in) {
   cs.line("if (N > 0 && !seqs.{0}_row) return failure(\"sequences: missing "
           "'{0}_row' (each sequence's row of '{0}_table')\");",
           name);
-  cs.line("H.begin_{0}.resize(size_t(N));", name);
-  cs.line("H.end_{0}.resize(size_t(N));", name);
+  const char *pk = staged ? "pk" : "nullptr";
+  cs.line("H.begin_{0} = stage_array(H.bv_{0}, size_t(N), {1});", name, pk);
+  cs.line("H.end_{0} = stage_array(H.ev_{0}, size_t(N), {1});", name, pk);
+  if (staged)
+    cs.line("if (pk && (!H.begin_{0} || !H.end_{0})) return pk->full();", name);
   {
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     cs.line("const int32_t r = seqs.{0}_row[i];", name);
@@ -303,8 +310,8 @@ void SpecEmitter::emitSetupTable(CodeStream &cs, InputOp in) {
     cs.line("H.end_{0}[i] = H.begin_{0}[i] + len;", name);
   }
   cs.line("c.in_{0} = tb_{0}.host;", name);
-  cs.line("c.in_{0}_begin = H.begin_{0}.data();", name);
-  cs.line("c.in_{0}_end = H.end_{0}.data();", name);
+  cs.line("c.in_{0}_begin = H.begin_{0};", name);
+  cs.line("c.in_{0}_end = H.end_{0};", name);
   cs.line("// Trusted to [min, bound): the proof's range, nothing scanned.");
   cs.line("H.lo_{0} = {1};", name, min);
   cs.line("H.hi_{0} = int64_t(tb_{0}.bound) - 1;", name);
@@ -340,29 +347,39 @@ void SpecEmitter::openHostLoops(CodeStream &cs, FlatSymbolRefAttr set,
     seqLoop.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
 }
 
-LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vector<std::string> &ruleMessages) {
+LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op,
+                                        std::vector<std::string> &ruleMessages,
+                                        bool fused) {
+  // Fused: inside the one loop over sequences (binding `i`), which a
+  // failure leaves by `return false`.
   if (auto sum = dyn_cast<PrefixSumOp>(op)) {
     std::string name = sum.getSymName().str();
     auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
     bool excl = sum.getConvention() == Convention::exclusive;
-    unsigned owner = st.owner(name);
     cs.line("// {0}: {1} prefix sum of {2}", name,
             excl ? "exclusive" : "inclusive", src.getSymName());
     CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
                                     numBuckets(src.getRatiosAttr()))
                                 .str());
-    cs.line("int64_t acc = 0;");
-    cs.line("int32_t *out = H.h_{0}.data() + b * {1};", name, hostLength(sum));
-    if (excl)
-      cs.line("out[0] = 0;");
-    CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-    cs.line("acc += H.h_{0}[b * N + i];", src.getSymName());
-    cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': sequence "
-            "\" + std::to_string(i) + \": i32 overflow: the sum reaches \" + "
-            "std::to_string(acc){1});",
-            name, overflowSuffix());
-    cs.line("out[i{0}] = int32_t(acc);", excl ? " + 1" : "");
-    (void)owner;
+    std::string acc = fused ? "acc_" + name + "[b]" : "acc";
+    if (!fused) {
+      cs.line("int64_t acc = 0;");
+      if (excl)
+        cs.line("H.h_{0}[b * (N + 1)] = 0;", name);
+    }
+    std::optional<CodeStream::Scope> i;
+    if (!fused)
+      i.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
+    cs.line("{0} += H.h_{1}[b * N + i];", acc, src.getSymName());
+    if (fused)
+      cs.line("if (!imeta_fits32({0})) return false;", acc);
+    else
+      cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': "
+              "sequence \" + std::to_string(i) + \": i32 overflow: the sum "
+              "reaches \" + std::to_string(acc){1});",
+              name, overflowSuffix());
+    cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, hostLength(sum),
+            excl ? " + 1" : "", acc);
     return success();
   }
   if (auto rule = dyn_cast<RequireOp>(op)) {
@@ -376,7 +393,7 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
     scope.seq = perSeq ? "i" : "-1";
     cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
     std::optional<CodeStream::Scope> bucketLoop, seqLoop;
-    openHostLoops(cs, set, perSeq, bucketLoop, seqLoop);
+    openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
     SmallVector<std::string> results;
     cs.line("int64_t holds = 0;");
     {
@@ -385,6 +402,10 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
         return failure();
       cs.line("holds = {0};", results[0]);
       cs.line("return true;");
+    }
+    if (fused) {
+      cs.line("if (!check() || !holds) return false;");
+      return success();
     }
     std::string where = perSeq ? "\"sequence \" + std::to_string(i) + \": \""
                                : "std::string()";
@@ -407,11 +428,11 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
   scope.seq = perSeq ? "i" : "-1";
   commentFormula(cs, field);
   std::optional<CodeStream::Scope> bucketLoop, seqLoop;
-  openHostLoops(cs, set, perSeq, bucketLoop, seqLoop);
+  openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
   SmallVector<std::string> results;
   {
     CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
-    cs.line("{0} *slot = H.h_{1}.data() + b * {2}{3};", hostElem(field), name,
+    cs.line("{0} *slot = H.h_{1} + b * {2}{3};", hostElem(field), name,
             hostLength(field), perSeq ? " + i" : "");
     if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
       return failure();
@@ -421,7 +442,104 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op, std::vect
     cs.line("*slot = {0}({1});", hostElem(field), results[0]);
     cs.line("return true;");
   }
-  cs.line("if (!value()) return failure(describe(err, c.set));");
+  cs.line(fused ? "if (!value()) return false;"
+                : "if (!value()) return failure(describe(err, c.set));");
+  return success();
+}
+
+/// Whether a host step can join the one loop over sequences: a per-sequence
+/// field or rule (each reads its own sequence's values), or a prefix sum
+/// (entry i needs entries up to i).
+static bool isFusible(Operation *op) {
+  if (isa<PrefixSumOp>(op))
+    return true;
+  if (auto rule = dyn_cast<RequireOp>(op))
+    return rule.getDomain() == Domain::seq;
+  return cast<FieldOp>(op).getDomain() == Domain::seq;
+}
+
+/// Whether `op` names one of `sums` (a prefix sum read at any index, or
+/// its total, needs the whole sum first).
+static bool readsAny(Operation *op,
+                     const llvm::SmallPtrSetImpl<Operation *> &sums) {
+  auto spec = op->getParentOfType<SpecOp>();
+  WalkResult r = op->walk([&](Operation *inner) {
+    for (NamedAttribute a : inner->getAttrs()) {
+      WalkResult found = a.getValue().walk([&](FlatSymbolRefAttr sym) {
+        Operation *def = SymbolTable::lookupSymbolIn(spec, sym.getAttr());
+        return def && sums.contains(def) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+      });
+      if (found.wasInterrupted())
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+LogicalResult SpecEmitter::emitHostSteps(CodeStream &cs, PathPlan &plan) {
+  std::vector<std::string> ruleMessages;
+  auto emitOne = [&](Operation *op) -> LogicalResult {
+    if (failed(emitHostStep(cs, op, ruleMessages, /*fused=*/false)))
+      return failure();
+    // Later steps read it from the context.
+    if (inContext(op))
+      cs.line("std::copy(H.h_{0}, H.h_{0} + {1}, c.h_{0});", symName(op),
+              numBuckets(getRatios(op)));
+    return success();
+  };
+  for (size_t k = 0; k < plan.host.size();) {
+    // The run of steps from k that one loop over sequences computes.
+    size_t end = k;
+    llvm::SmallPtrSet<Operation *, 4> sums;
+    while (end < plan.host.size() && isFusible(plan.host[end].op) &&
+           !readsAny(plan.host[end].op, sums)) {
+      if (isa<PrefixSumOp>(plan.host[end].op))
+        sums.insert(plan.host[end].op);
+      ++end;
+    }
+    if (end - k < 2) {
+      if (failed(emitOne(plan.host[k].op)))
+        return failure();
+      k = std::max(end, k + 1);
+      continue;
+    }
+    // One pass computes and checks them all; where anything fails, the
+    // step-by-step passes after it find the failure the evaluator reports
+    // first (rule by rule, sequence by sequence).
+    unsigned id = fusedGroups++;
+    {
+      CodeStream::Scope pass(cs, formatv("const bool pass{0} = [&]() -> bool",
+                                         id)
+                                     .str(),
+                             "();");
+      for (size_t j = k; j < end; ++j)
+        if (auto sum = dyn_cast<PrefixSumOp>(plan.host[j].op)) {
+          std::string name = sum.getSymName().str();
+          cs.line("int64_t acc_{0}[kMaxRatios] = {{};", name);
+          if (sum.getConvention() == Convention::exclusive)
+            cs.line("for (int32_t b = 0; b < {0}; ++b) H.h_{1}[b * (N + 1)] "
+                    "= 0;",
+                    numBuckets(getRatios(sum)), name);
+        }
+      {
+        CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+        for (size_t j = k; j < end; ++j)
+          if (failed(emitHostStep(cs, plan.host[j].op, ruleMessages,
+                                  /*fused=*/true)))
+            return failure();
+      }
+      cs.line("return true;");
+    }
+    {
+      CodeStream::Scope slow(cs, formatv("if (!pass{0})", id).str());
+      for (size_t j = k; j < end; ++j)
+        if (failed(emitOne(plan.host[j].op)))
+          return failure();
+    }
+    k = end;
+  }
   return success();
 }
 
@@ -475,7 +593,7 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   CodeStream::Scope fn(cs, formatv("Status detail::{0}_prepare(const Config "
                                    "&config, const Sequences &seqs, {1} "
                                    "&out, bool fill, {0}_host &H, FillMode "
-                                   "mode)",
+                                   "mode, Packer *pk)",
                                    path, bufs)
                                .str());
   cs.line("H.reset();");
@@ -483,35 +601,40 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   cs.line("ErrorRecord &err = H.err;");
   cs.line("c.err = &err;");
   cs.line("if (Status s = setup_config(config, c); !s.ok) return s;");
-  emitSetupInputs(cs);
+  emitSetupInputs(cs, plan);
   cs.line("// Host stage.");
+  // On a GPU stage, the arrays the kernel reads go straight into the
+  // staging.
+  const bool gpu = plan.path.getTarget() == Target::gpu;
+  const llvm::SmallPtrSet<Operation *, 16> onDevice =
+      gpu ? deviceHostValues(plan) : llvm::SmallPtrSet<Operation *, 16>();
   for (Operation *op : plan.needed) {
     if (!isHostValue(op))
       continue;
     FlatSymbolRefAttr set = getRatios(op);
-    cs.line("H.h_{0}.assign(size_t({1}) * {2}, 0);", symName(op),
-            numBuckets(set), hostLength(op));
+    bool staged = onDevice.contains(op) && !inContext(op);
+    cs.line("H.h_{0} = stage_array(H.hv_{0}, size_t({1}) * {2}, {3});",
+            symName(op), numBuckets(set), hostLength(op),
+            staged ? "pk" : "nullptr");
+    if (staged)
+      cs.line("if (pk && !H.h_{0}) return pk->full();", symName(op));
     if (!inContext(op))
-      cs.line("c.h_{0} = H.h_{0}.data();", symName(op));
+      cs.line("c.h_{0} = H.h_{0};", symName(op));
   }
   emitHostReadsGuard(cs, plan);
-  std::vector<std::string> ruleMessages;
-  for (HostStep &step : plan.host) {
-    if (failed(emitHostStep(cs, step.op, ruleMessages)))
-      return failure();
-    // Later steps read it from the context.
-    if (inContext(step.op))
-      cs.line("std::copy(H.h_{0}.begin(), H.h_{0}.end(), c.h_{0});",
-              symName(step.op));
-  }
+  if (failed(emitHostSteps(cs, plan)))
+    return failure();
   cs.line("// Row starts of every row space (exclusive prefix sums of the "
           "counts).");
   for (RowSpace &space : plan.rowSpaces) {
     std::string name = space.count.getSymName().str();
     FlatSymbolRefAttr set = space.count.getRatiosAttr();
-    cs.line("H.rowstart_{0}.assign(size_t({1}) * (N + 1), 0);", name,
-            numBuckets(set));
-    cs.line("c.rowstart_{0} = H.rowstart_{0}.data();", name);
+    cs.line("H.rowstart_{0} = stage_array(H.rv_{0}, size_t({1}) * (N + 1), "
+            "{2});",
+            name, numBuckets(set), gpu ? "pk" : "nullptr");
+    if (gpu)
+      cs.line("if (pk && !H.rowstart_{0}) return pk->full();", name);
+    cs.line("c.rowstart_{0} = H.rowstart_{0};", name);
     CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
                                     numBuckets(set))
                                 .str());

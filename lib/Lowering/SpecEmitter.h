@@ -259,8 +259,10 @@ private:
   }
 
   /// Points inputs at the caller's arrays and checks presence and bounds.
-  void emitSetupInputs(CodeStream &cs);
-  void emitSetupTable(CodeStream &cs, InputOp in);
+  void emitSetupInputs(CodeStream &cs, PathPlan &plan);
+  /// `staged`: the row bounds go into a GPU stage's staging (its kernel
+  /// reads them).
+  void emitSetupTable(CodeStream &cs, InputOp in, bool staged);
   void emitHostReadsGuard(CodeStream &cs, PathPlan &plan);
 
   /// The number of buckets of a set in generated code.
@@ -306,7 +308,16 @@ private:
   void openHostLoops(CodeStream &cs, FlatSymbolRefAttr set, bool perSeq,
                      std::optional<CodeStream::Scope> &bucketLoop,
                      std::optional<CodeStream::Scope> &seqLoop);
-  LogicalResult emitHostStep(CodeStream &cs, Operation *op, std::vector<std::string> &ruleMessages);
+  /// One host step; `fused`: its body inside the one loop over sequences,
+  /// a failure returning false.
+  LogicalResult emitHostStep(CodeStream &cs, Operation *op,
+                             std::vector<std::string> &ruleMessages,
+                             bool fused);
+  /// A path's host steps: runs of per-sequence steps as one pass each
+  /// (with the step-by-step passes behind it for the error), the rest
+  /// one by one.
+  LogicalResult emitHostSteps(CodeStream &cs, PathPlan &plan);
+  unsigned fusedGroups = 0;
 
   std::string overflowSuffix() {
     auto rule = spec.getOverflowRule();

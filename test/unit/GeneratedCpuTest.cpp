@@ -262,6 +262,23 @@ TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
     EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
   }
   {
+    // Two rules broken in two sequences: sequence 0 breaks a later rule,
+    // sequence 1 the first. The host stage checks both in one pass over
+    // the sequences, which stops at sequence 0; the error is still the
+    // evaluator's (rule by rule, then sequence by sequence): the first
+    // rule, at sequence 1.
+    ASSERT_GE(batch.sequences.size(), 2u);
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeZosBuffers> out;
+    ASSERT_TRUE(gen::decode_zos_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeZosOutputs, 0);
+    in.k[0] = int32_t(batch.config.maxModelLen + 1); // seqlen_k <= max_model_len
+    in.q[1] = in.k[1] + 1;                           // seqlen_q <= seqlen_k
+    gen::Status st = gen::decode_zos(in.config, in.seqs, out.set);
+    EXPECT_EQ(st.message, "sequence 1: R3: seqlen_q <= seqlen_k");
+    EXPECT_TRUE(untouched(out, gen::kDecodeZosOutputs));
+  }
+  {
     // state_id * swa_block_size leaves i32 in a fill formula: the range
     // proof fails, the checked dry run finds the overflow before any store.
     ref::GeneratedInputs in(batch);
