@@ -80,6 +80,28 @@ std::string describe(const ErrorRecord &e, const int32_t (*sets)[kMaxRatios]) {
 
 Status failure(std::string message) { return Status{false, std::move(message)}; }
 
+/// The least of n values (INT32_MAX when none), four running minima: no
+/// branch a value, no chain of compares through one minimum. An input's
+/// bound is checked by it; the offending sequence is looked for only when
+/// it fails.
+int32_t min_of(const int32_t *p, int64_t n) {
+  int32_t lo[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+  int64_t k = 0;
+  for (; k + 4 <= n; k += 4)
+    for (int u = 0; u < 4; ++u) lo[u] = p[k + u] < lo[u] ? p[k + u] : lo[u];
+  for (; k < n; ++k) lo[0] = p[k] < lo[0] ? p[k] : lo[0];
+  for (int u = 1; u < 4; ++u) lo[0] = lo[u] < lo[0] ? lo[u] : lo[0];
+  return lo[0];
+}
+/// Whether list offsets start at 0 and never decrease, without a branch a
+/// sequence.
+bool offsets_ok(const int64_t *off, int64_t n) {
+  if (n <= 0) return true;
+  bool bad = off[0] != 0;
+  for (int64_t i = 0; i < n; ++i) bad |= off[i + 1] < off[i];
+  return !bad;
+}
+
 )cpp");
   emitSetupHelpers(cs);
   cs.raw(kRangeHelpers);
@@ -211,7 +233,10 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs, PathPlan &plan) {
     if (list) {
       cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
       {
-        CodeStream::Scope s(cs, "for (int64_t i = 0; i < N; ++i)");
+        CodeStream::Scope s(cs, formatv("if (!offsets_ok(off_{0}, N)) for "
+                                        "(int64_t i = 0; i < N; ++i)",
+                                        name)
+                                    .str());
         cs.line("if (off_{0}[i + 1] < off_{0}[i] || (i == 0 && "
                 "off_{0}[0] != 0)) return failure(\"sequence \" + "
                 "std::to_string(i) + \": offsets of '{0}' must start at 0 "
@@ -256,7 +281,8 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs, PathPlan &plan) {
                 name, *min, rule);
       }
     } else if (auto min = in.getMin()) {
-      cs.line("for (int64_t i = 0; i < N; ++i) if (c.in_{0}[i] < {1}) "
+      cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
+              "if (c.in_{0}[i] < {1}) "
               "return failure(\"sequence \" + std::to_string(i) + \": {0} = "
               "\" + std::to_string(c.in_{0}[i]) + \" breaks {0} >= "
               "{1}{2}\");",
@@ -639,17 +665,19 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
                                     numBuckets(set))
                                 .str());
     cs.line("int64_t acc = 0;");
-    CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-    cs.line("H.rowstart_{0}[b * (N + 1) + i] = int32_t(acc);", name);
-    cs.line("const int64_t rows = H.h_{0}[b * N + i];", name);
-    cs.line("if (rows < 0) return failure(\"sequence \" + std::to_string(i) "
-            "+ \": row count '{0}' is negative (\" + std::to_string(rows) + "
-            "\")\");",
-            name);
-    cs.line("acc += rows;");
-    cs.line("if (!imeta_fits32(acc)) return failure(\"row count '{0}': "
-            "more than 2^31 - 1 rows\");",
-            name);
+    {
+      CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+      cs.line("H.rowstart_{0}[b * (N + 1) + i] = int32_t(acc);", name);
+      cs.line("const int64_t rows = H.h_{0}[b * N + i];", name);
+      cs.line("if (rows < 0) return failure(\"sequence \" + "
+              "std::to_string(i) + \": row count '{0}' is negative (\" + "
+              "std::to_string(rows) + \")\");",
+              name);
+      cs.line("acc += rows;");
+      cs.line("if (!imeta_fits32(acc)) return failure(\"row count '{0}': "
+              "more than 2^31 - 1 rows\");",
+              name);
+    }
     cs.line("H.rowstart_{0}[b * (N + 1) + N] = int32_t(acc);", name);
   }
 

@@ -347,9 +347,15 @@ inline Range r_rem(Range a, Range b) {
 /// The range of n values (n <= 0: an empty array, never read: {0, 0}).
 template <typename T> Range r_span(const T *p, int64_t n) {
   if (n <= 0) return {0, 0};
-  T lo = p[0], hi = p[0];  // in T: the loop vectorizes
-  for (int64_t k = 1; k < n; ++k) { lo = p[k] < lo ? p[k] : lo; hi = p[k] > hi ? p[k] : hi; }
-  return {int64_t(lo), int64_t(hi)};
+  // Four independent minima and maxima: no chain of compares through
+  // one pair (a step a value), and in T the compiler may vectorize.
+  T lo[4] = {p[0], p[0], p[0], p[0]}, hi[4] = {p[0], p[0], p[0], p[0]};
+  int64_t k = 0;
+  for (; k + 4 <= n; k += 4)
+    for (int u = 0; u < 4; ++u) { lo[u] = p[k + u] < lo[u] ? p[k + u] : lo[u]; hi[u] = p[k + u] > hi[u] ? p[k + u] : hi[u]; }
+  for (; k < n; ++k) { lo[0] = p[k] < lo[0] ? p[k] : lo[0]; hi[0] = p[k] > hi[0] ? p[k] : hi[0]; }
+  for (int u = 1; u < 4; ++u) { lo[0] = lo[u] < lo[0] ? lo[u] : lo[0]; hi[0] = hi[u] > hi[0] ? hi[u] : hi[0]; }
+  return {int64_t(lo[0]), int64_t(hi[0])};
 }
 inline Range r_lengths(const int64_t *begin, const int64_t *end, int64_t n) {
   if (n <= 0) return {0, 0};
