@@ -52,6 +52,7 @@ Row run(int64_t n, int64_t q, int64_t hist) {
   opt.poolBlocks = 1 << 20;
   opt.rows = int32_t(2 * n);
   opt.seed = uint64_t(n * 10 + q);
+  opt.tables = false; // the engine's step has none: no copies in the caches
   ref::StepStream stream(benchConfig(), opt);
   ref::Table table("block_table", opt.rows, 1024, opt.poolBlocks);
   // Stand-ins for the device rows and staging: addresses only, never read.
@@ -91,7 +92,7 @@ Row run(int64_t n, int64_t q, int64_t hist) {
       if (std::string e = stream.next(table, batch, rows, appended);
           !e.empty())
         die(e);
-    ref::GeneratedInputs in(batch);
+    ref::GeneratedInputs in(batch, /*blockTables=*/false);
     gen::Sequences seqs =
         ref::withTable(in.seqs, table.gpuView(deviceRows.data()), rows);
     Row r{};

@@ -29,7 +29,9 @@ struct GeneratedInputs {
   std::vector<int32_t> blockTable, tokens, drafts;
   std::vector<int64_t> blockOff{0}, tokenOff{0}, draftOff{0};
 
-  explicit GeneratedInputs(const Batch &b) {
+  /// Without `blockTables`, the packed block table is left empty (a
+  /// caller that gives the rows as a table, ref::withTable).
+  explicit GeneratedInputs(const Batch &b, bool blockTables = true) {
     const Config &c = b.config;
     dense.assign(c.denseRatios.begin(), c.denseRatios.end());
     sparse.assign(c.sparseRatios.begin(), c.sparseRatios.end());
@@ -51,8 +53,9 @@ struct GeneratedInputs {
       state.push_back(s.stateId);
       valid.push_back(s.swaValidStart);
       placeholder[i] = s.isPlaceholder;
-      blockTable.insert(blockTable.end(), s.blockTable.begin(),
-                        s.blockTable.end());
+      if (blockTables)
+        blockTable.insert(blockTable.end(), s.blockTable.begin(),
+                          s.blockTable.end());
       blockOff.push_back(blockTable.size());
       tokens.insert(tokens.end(), s.tokenIds.begin(), s.tokenIds.end());
       tokenOff.push_back(tokens.size());

@@ -93,7 +93,10 @@ void StepStream::fillBatch(Batch &batch, std::vector<int32_t> &rows) {
     q.stateId = int64_t(s.row);
     q.isPlaceholder = false;
     q.swaValidStart = 0;
-    q.blockTable = s.blocks;
+    if (opt.tables)
+      q.blockTable = s.blocks;
+    else
+      q.blockTable.clear();
     // R5: the last confirmed token alone, as an engine holds it.
     q.tokenIds.assign(1, int64_t((s.k * 7919) % 50000));
     q.draftTokens.clear();
@@ -101,6 +104,11 @@ void StepStream::fillBatch(Batch &batch, std::vector<int32_t> &rows) {
       q.draftTokens.push_back(int64_t((s.k + j) % 150000));
     rows[i] = s.row;
   }
+}
+
+void StepStream::fillTables(Batch &batch) const {
+  for (size_t i = 0; i < live.size(); ++i)
+    batch.sequences[i].blockTable = live[i].blocks;
 }
 
 } // namespace imeta::ref

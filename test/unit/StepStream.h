@@ -37,6 +37,11 @@ struct StepStreamOptions {
   /// The table's rows (request slots), >= numSeqs.
   int32_t rows = 0;
   uint64_t seed = 1;
+  /// Each step's batch carries its block tables (what the reference and
+  /// the packed API read). Off: the tables stay empty until fillTables (a
+  /// bench of the resident step, whose engine holds no per-step tables,
+  /// keeps the copies out of its caches).
+  bool tables = true;
 };
 
 /// The tests' small config, in which tables grow over many steps: block
@@ -62,6 +67,9 @@ public:
     std::vector<int32_t> ids;
   };
   const std::vector<Delta> &deltas() const { return changed; }
+
+  /// Gives `batch` (this step's) its block tables.
+  void fillTables(Batch &batch) const;
 
   /// The first step's table (every sequence joins): call once, first.
   std::string start(Table &table, Batch &batch, std::vector<int32_t> &rows,
