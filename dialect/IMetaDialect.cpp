@@ -29,4 +29,5 @@ void IMetaDialect::initialize() {
 
 void imeta::registerSpecDialects(DialectRegistry &registry) {
   registry.insert<IMetaDialect, arith::ArithDialect, scf::SCFDialect>();
+  registerFormulaModels(registry);
 }

@@ -161,6 +161,7 @@ static LogicalResult verifyBody(Operation *op, Region &body) {
     return op->emitOpError("body takes no arguments; read the point with "
                            "imeta.seq_index, imeta.row_index, ...");
   WalkResult walk = body.walk([&](Operation *inner) {
+    // A formula holds the ops that implement FormulaOpInterface.
     if (!isFormulaOp(inner)) {
       inner->emitOpError("is not supported in a formula; use arith integer "
                          "ops, scf.if and imeta formula ops");

@@ -3,6 +3,7 @@
 #ifndef IMETA_DIALECT_IMETAOPS_H
 #define IMETA_DIALECT_IMETAOPS_H
 
+#include "dialect/FormulaOpInterface.h"
 #include "dialect/IMetaDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -11,6 +11,7 @@
 include "dialect/IMetaDialect.td"
 include "dialect/IMetaEnums.td"
 include "dialect/IMetaTypes.td"
+include "dialect/FormulaOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -298,9 +299,15 @@ def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
+/// Base of the ops a formula holds: pure, their meaning in
+/// FormulaOpInterface (implemented in FormulaOps.cpp).
+class IMeta_FormulaOp<string mnemonic, list<Trait> traits = []>
+    : IMeta_Op<mnemonic, !listconcat([Pure,
+          DeclareOpInterfaceMethods<IMeta_FormulaOpInterface>], traits)>;
+
 /// Base of the formula ops whose value depends on the point being computed.
 class IMeta_ContextOp<string mnemonic>
-    : IMeta_Op<mnemonic, [Pure]> {
+    : IMeta_FormulaOp<mnemonic> {
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
@@ -345,14 +352,14 @@ def IMeta_RatioOp : IMeta_ContextOp<"ratio"> {
   }];
 }
 
-def IMeta_NumSeqsOp : IMeta_Op<"num_seqs", [Pure]> {
+def IMeta_NumSeqsOp : IMeta_FormulaOp<"num_seqs"> {
   let summary = "the number of sequences N of the batch";
   let description = [{ `%N = imeta.num_seqs : i32` }];
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
-def IMeta_GetConfigOp : IMeta_Op<"get_config", [Pure,
+def IMeta_GetConfigOp : IMeta_FormulaOp<"get_config", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the value of a scalar config parameter";
   let description = [{ `%B = imeta.get_config @block_size : i32` }];
@@ -361,7 +368,7 @@ def IMeta_GetConfigOp : IMeta_Op<"get_config", [Pure,
   let assemblyFormat = "$param attr-dict `:` type($result)";
 }
 
-def IMeta_GetInputOp : IMeta_Op<"get_input", [Pure,
+def IMeta_GetInputOp : IMeta_FormulaOp<"get_input", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the current sequence's value of a scalar input";
   let description = [{ `%q = imeta.get_input @seqlen_q : i32` }];
@@ -370,7 +377,7 @@ def IMeta_GetInputOp : IMeta_Op<"get_input", [Pure,
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
-def IMeta_LoadOp : IMeta_Op<"load", [Pure,
+def IMeta_LoadOp : IMeta_FormulaOp<"load", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "an element of the current sequence's list input";
   let description = [{
@@ -383,7 +390,7 @@ def IMeta_LoadOp : IMeta_Op<"load", [Pure,
   let assemblyFormat = "$input `[` $index `]` attr-dict `:` type($result)";
 }
 
-def IMeta_LengthOp : IMeta_Op<"length", [Pure,
+def IMeta_LengthOp : IMeta_FormulaOp<"length", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the length of the current sequence's list input";
   let description = [{ `%n = imeta.length @token_ids : i32` }];
@@ -392,7 +399,7 @@ def IMeta_LengthOp : IMeta_Op<"length", [Pure,
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
-def IMeta_GetOp : IMeta_Op<"get", [Pure,
+def IMeta_GetOp : IMeta_FormulaOp<"get", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "another field's value at the current point";
   let description = [{
@@ -408,7 +415,7 @@ def IMeta_GetOp : IMeta_Op<"get", [Pure,
   let assemblyFormat = "$field attr-dict `:` type($result)";
 }
 
-def IMeta_PrefixAtOp : IMeta_Op<"prefix_at", [Pure,
+def IMeta_PrefixAtOp : IMeta_FormulaOp<"prefix_at", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "an entry of a prefix sum, read with a stated convention";
   let description = [{
@@ -427,7 +434,7 @@ def IMeta_PrefixAtOp : IMeta_Op<"prefix_at", [Pure,
       "$prefix `[` $index `]` attr-dict `:` $type `->` type($result)";
 }
 
-def IMeta_PrefixTotalOp : IMeta_Op<"prefix_total", [Pure,
+def IMeta_PrefixTotalOp : IMeta_FormulaOp<"prefix_total", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the total of a prefix sum (its last entry)";
   let description = [{
@@ -438,7 +445,7 @@ def IMeta_PrefixTotalOp : IMeta_Op<"prefix_total", [Pure,
   let assemblyFormat = "$prefix attr-dict `:` type($result)";
 }
 
-def IMeta_RatioMinOp : IMeta_Op<"ratio_min", [Pure,
+def IMeta_RatioMinOp : IMeta_FormulaOp<"ratio_min", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the smallest ratio of a set (an error if it is empty)";
   let description = [{ `%r0 = imeta.ratio_min @ca_ratios : i32` }];
@@ -447,7 +454,7 @@ def IMeta_RatioMinOp : IMeta_Op<"ratio_min", [Pure,
   let assemblyFormat = "$set attr-dict `:` type($result)";
 }
 
-def IMeta_RatioCountOp : IMeta_Op<"ratio_count", [Pure,
+def IMeta_RatioCountOp : IMeta_FormulaOp<"ratio_count", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the number of ratios in a set";
   let description = [{ `%c = imeta.ratio_count @ca_ratios : i32` }];

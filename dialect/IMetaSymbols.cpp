@@ -76,12 +76,5 @@ LogicalResult imeta::verifyRatioUse(Operation *user, FlatSymbolRefAttr reader,
 }
 
 bool imeta::isFormulaOp(Operation *op) {
-  return isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
-             arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
-             arith::RemSIOp, arith::MinSIOp, arith::MaxSIOp, arith::AndIOp,
-             arith::OrIOp, arith::XOrIOp, arith::CmpIOp, arith::SelectOp,
-             arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, scf::IfOp,
-             scf::YieldOp, YieldOp, SeqIndexOp, RowIndexOp, RowOp, ColIndexOp,
-             RatioOp, NumSeqsOp, GetConfigOp, GetInputOp, LoadOp, LengthOp,
-             GetOp, PrefixAtOp, PrefixTotalOp, RatioMinOp, RatioCountOp>(op);
+  return isa<FormulaOpInterface>(op) || isa<scf::YieldOp, YieldOp>(op);
 }

@@ -48,8 +48,9 @@ mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
                                    mlir::FlatSymbolRefAttr used,
                                    mlir::FlatSymbolRefAttr usedSym);
 
-/// True for the ops a field or rule body may hold: the arith integer ops
-/// the backends implement, scf.if/scf.yield, and imeta's formula ops.
+/// True for the ops a field or rule body may hold: those that implement
+/// FormulaOpInterface (imeta's formula ops; the arith integer ops and
+/// scf.if through registerFormulaModels) and the regions' terminators.
 bool isFormulaOp(mlir::Operation *op);
 
 /// A path's outputs in order, its base path's first, overrides applied.

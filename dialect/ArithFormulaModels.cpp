@@ -1,0 +1,177 @@
+//===- ArithFormulaModels.cpp - the arith and scf ops in formulas ---------===//
+//
+// FormulaOpInterface attached to the arith and scf ops a formula may hold,
+// as external models: one function per op (or family), every integer in
+// 64 bits, an overflow or a division by zero an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialect/IMetaOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace imeta;
+using llvm::formatv;
+
+namespace {
+
+LogicalResult eval(arith::ConstantOp op, FormulaInterpreter &in) {
+  APInt bits = cast<IntegerAttr>(op.getValue()).getValue();
+  return in.set(op, bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
+                                            : bits.getSExtValue());
+}
+
+/// add, sub, mul: in 64 bits, an i64 overflow an error (set() checks the
+/// narrower types).
+LogicalResult overflowing(Operation *op, FormulaInterpreter &in) {
+  int64_t a = in.operand(op, 0), b = in.operand(op, 1), r;
+  bool over = isa<arith::AddIOp>(op)   ? __builtin_add_overflow(a, b, &r)
+              : isa<arith::SubIOp>(op) ? __builtin_sub_overflow(a, b, &r)
+                                       : __builtin_mul_overflow(a, b, &r);
+  if (over)
+    return in.fail(formatv("i64 overflow: {0}{1}{2}",
+                           op->getName().getStringRef(),
+                           FormulaInterpreter::locationOf(op),
+                           in.overflowSuffix()));
+  return in.set(op, r);
+}
+LogicalResult eval(arith::AddIOp op, FormulaInterpreter &in) {
+  return overflowing(op, in);
+}
+LogicalResult eval(arith::SubIOp op, FormulaInterpreter &in) {
+  return overflowing(op, in);
+}
+LogicalResult eval(arith::MulIOp op, FormulaInterpreter &in) {
+  return overflowing(op, in);
+}
+
+/// The divisions: truncated, floor, ceiling, remainder.
+LogicalResult dividing(Operation *op, FormulaInterpreter &in) {
+  int64_t a = in.operand(op, 0), b = in.operand(op, 1);
+  if (b == 0)
+    return in.fail(formatv("division by zero: {0}{1}",
+                           op->getName().getStringRef(),
+                           FormulaInterpreter::locationOf(op)));
+  if (a == INT64_MIN && b == -1)
+    return in.fail(formatv("i64 overflow: {0}{1}{2}",
+                           op->getName().getStringRef(),
+                           FormulaInterpreter::locationOf(op),
+                           in.overflowSuffix()));
+  int64_t q = a / b, r = a % b;
+  if (isa<arith::RemSIOp>(op))
+    return in.set(op, r);
+  if (isa<arith::FloorDivSIOp>(op) && r != 0 && ((r < 0) != (b < 0)))
+    --q;
+  if (isa<arith::CeilDivSIOp>(op) && r != 0 && ((r < 0) == (b < 0)))
+    ++q;
+  return in.set(op, q);
+}
+LogicalResult eval(arith::DivSIOp op, FormulaInterpreter &in) {
+  return dividing(op, in);
+}
+LogicalResult eval(arith::FloorDivSIOp op, FormulaInterpreter &in) {
+  return dividing(op, in);
+}
+LogicalResult eval(arith::CeilDivSIOp op, FormulaInterpreter &in) {
+  return dividing(op, in);
+}
+LogicalResult eval(arith::RemSIOp op, FormulaInterpreter &in) {
+  return dividing(op, in);
+}
+
+LogicalResult eval(arith::MinSIOp op, FormulaInterpreter &in) {
+  return in.set(op, std::min(in.operand(op, 0), in.operand(op, 1)));
+}
+LogicalResult eval(arith::MaxSIOp op, FormulaInterpreter &in) {
+  return in.set(op, std::max(in.operand(op, 0), in.operand(op, 1)));
+}
+LogicalResult eval(arith::AndIOp op, FormulaInterpreter &in) {
+  return in.set(op, in.operand(op, 0) & in.operand(op, 1));
+}
+LogicalResult eval(arith::OrIOp op, FormulaInterpreter &in) {
+  return in.set(op, in.operand(op, 0) | in.operand(op, 1));
+}
+LogicalResult eval(arith::XOrIOp op, FormulaInterpreter &in) {
+  return in.set(op, in.operand(op, 0) ^ in.operand(op, 1));
+}
+
+LogicalResult eval(arith::CmpIOp cmp, FormulaInterpreter &in) {
+  int64_t a = in.operand(cmp, 0), b = in.operand(cmp, 1);
+  unsigned w = cmp.getLhs().getType().getIntOrFloatBitWidth();
+  uint64_t mask = w >= 64 ? ~0ull : (1ull << w) - 1;
+  uint64_t ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
+  bool r = false;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::eq: r = a == b; break;
+  case arith::CmpIPredicate::ne: r = a != b; break;
+  case arith::CmpIPredicate::slt: r = a < b; break;
+  case arith::CmpIPredicate::sle: r = a <= b; break;
+  case arith::CmpIPredicate::sgt: r = a > b; break;
+  case arith::CmpIPredicate::sge: r = a >= b; break;
+  case arith::CmpIPredicate::ult: r = ua < ub; break;
+  case arith::CmpIPredicate::ule: r = ua <= ub; break;
+  case arith::CmpIPredicate::ugt: r = ua > ub; break;
+  case arith::CmpIPredicate::uge: r = ua >= ub; break;
+  }
+  return in.set(cmp, r);
+}
+
+LogicalResult eval(arith::SelectOp op, FormulaInterpreter &in) {
+  return in.set(op, in.operand(op, 0) ? in.operand(op, 1) : in.operand(op, 2));
+}
+LogicalResult eval(arith::ExtSIOp ext, FormulaInterpreter &in) {
+  int64_t v = in.operand(ext, 0);
+  // An i1 true sign-extends to -1.
+  bool isBool = ext.getIn().getType().isInteger(1);
+  return in.set(ext, isBool && v ? -1 : v);
+}
+LogicalResult eval(arith::ExtUIOp ext, FormulaInterpreter &in) {
+  unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
+  int64_t v = in.operand(ext, 0);
+  return in.set(ext, w >= 64 ? v : int64_t(uint64_t(v) & ((1ull << w) - 1)));
+}
+LogicalResult eval(arith::TruncIOp op, FormulaInterpreter &in) {
+  // Truncation must not drop bits: a wrapped value is a wrong index.
+  return in.set(op, in.operand(op, 0));
+}
+
+LogicalResult eval(scf::IfOp ifOp, FormulaInterpreter &in) {
+  Region &region =
+      in.operand(ifOp, 0) ? ifOp.getThenRegion() : ifOp.getElseRegion();
+  SmallVector<int64_t, 4> yielded;
+  if (!region.empty() && failed(in.runBlock(region.front(), yielded)))
+    return failure();
+  for (auto [res, v] : llvm::zip(ifOp.getResults(), yielded))
+    in.bind(res, v);
+  return success();
+}
+
+template <typename Op>
+struct Model : FormulaOpInterface::ExternalModel<Model<Op>, Op> {
+  LogicalResult evaluate(Operation *op, FormulaInterpreter &in) const {
+    return eval(cast<Op>(op), in);
+  }
+};
+
+template <typename... Ops> void attach(MLIRContext *ctx) {
+  (Ops::template attachInterface<Model<Ops>>(*ctx), ...);
+}
+
+} // namespace
+
+void imeta::registerFormulaModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    attach<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+           arith::DivSIOp, arith::FloorDivSIOp, arith::CeilDivSIOp,
+           arith::RemSIOp, arith::MinSIOp, arith::MaxSIOp, arith::AndIOp,
+           arith::OrIOp, arith::XOrIOp, arith::CmpIOp, arith::SelectOp,
+           arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
+    attach<scf::IfOp>(ctx);
+  });
+}

@@ -1,0 +1,35 @@
+//===- FormulaOpInterface.td - what a formula op means -----*- tablegen -*-===//
+//
+// The one place for a formula op's meaning: an op a field's or rule's body
+// may hold implements this interface (the imeta ops in FormulaOps.cpp, the
+// arith and scf ops the dialect accepts as external models in
+// ArithFormulaModels.cpp). The verifier accepts exactly the ops that
+// implement it; each consumer iterates over it instead of a switch of its
+// own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_FORMULA_OP_INTERFACE_TD
+#define IMETA_FORMULA_OP_INTERFACE_TD
+
+include "mlir/IR/OpBase.td"
+
+def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
+  let description = [{
+    An op that a field's or a rule's formula may hold. `evaluate` is the
+    reference semantics: every integer in 64 bits, a result that leaves its
+    type, a division by zero or a read outside a list an error in the
+    evaluator's words.
+  }];
+  let cppNamespace = "::imeta";
+  let methods = [
+    InterfaceMethod<[{
+        Sets the op's results at the interpreter's point from its operands'
+        values, or fails with the reason (FormulaInterpreter::fail).
+      }],
+      "::mlir::LogicalResult", "evaluate",
+      (ins "::imeta::FormulaInterpreter &":$interp)>,
+  ];
+}
+
+#endif // IMETA_FORMULA_OP_INTERFACE_TD
