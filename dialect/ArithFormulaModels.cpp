@@ -150,10 +150,134 @@ LogicalResult eval(scf::IfOp ifOp, FormulaInterpreter &in) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// inferRange
+//===----------------------------------------------------------------------===//
+
+LogicalResult range(arith::ConstantOp op, RangeRuleBuilder &r) {
+  APInt bits = cast<IntegerAttr>(op.getValue()).getValue();
+  int64_t v = bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
+                                      : bits.getSExtValue();
+  r.define(op, formatv("r_exact({0})",
+                       v == INT64_MIN ? "INT64_MIN"
+                                      : formatv("INT64_C({0})", v).str()));
+  return success();
+}
+
+/// add, sub, mul: the fast instantiation computes them in i32.
+LogicalResult arithmetic(Operation *op, RangeRuleBuilder &r, StringRef fn) {
+  r.proveFits(op, r.define(op, formatv("{0}({1}, {2})", fn, r.operand(op, 0),
+                                       r.operand(op, 1))));
+  return success();
+}
+LogicalResult range(arith::AddIOp op, RangeRuleBuilder &r) {
+  return arithmetic(op, r, "r_add");
+}
+LogicalResult range(arith::SubIOp op, RangeRuleBuilder &r) {
+  return arithmetic(op, r, "r_sub");
+}
+LogicalResult range(arith::MulIOp op, RangeRuleBuilder &r) {
+  return arithmetic(op, r, "r_mul");
+}
+
+/// A quotient: its divisor never zero; INT32_MIN / -1 leaves i32, which
+/// the quotient's range shows.
+LogicalResult quotient(Operation *op, RangeRuleBuilder &r, StringRef fn) {
+  r.require(formatv("r_nonzero({0})", r.operand(op, 1)));
+  return arithmetic(op, r, fn);
+}
+LogicalResult range(arith::DivSIOp op, RangeRuleBuilder &r) {
+  return quotient(op, r, "r_div");
+}
+LogicalResult range(arith::FloorDivSIOp op, RangeRuleBuilder &r) {
+  return quotient(op, r, "r_floordiv");
+}
+LogicalResult range(arith::CeilDivSIOp op, RangeRuleBuilder &r) {
+  return quotient(op, r, "r_ceildiv");
+}
+LogicalResult range(arith::RemSIOp op, RangeRuleBuilder &r) {
+  // A remainder fits its operands' type; only the divisor matters.
+  r.require(formatv("r_nonzero({0})", r.operand(op, 1)));
+  r.define(op, formatv("r_rem({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
+  return success();
+}
+
+LogicalResult range(arith::MinSIOp op, RangeRuleBuilder &r) {
+  r.define(op, formatv("r_min({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
+  return success();
+}
+LogicalResult range(arith::MaxSIOp op, RangeRuleBuilder &r) {
+  r.define(op, formatv("r_max({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
+  return success();
+}
+/// Bitwise results stay in their type; booleans stay booleans.
+LogicalResult bitwise(Operation *op, RangeRuleBuilder &r) {
+  r.define(op, RangeRuleBuilder::typeRange(op));
+  return success();
+}
+LogicalResult range(arith::AndIOp op, RangeRuleBuilder &r) {
+  return bitwise(op, r);
+}
+LogicalResult range(arith::OrIOp op, RangeRuleBuilder &r) {
+  return bitwise(op, r);
+}
+LogicalResult range(arith::XOrIOp op, RangeRuleBuilder &r) {
+  return bitwise(op, r);
+}
+LogicalResult range(arith::CmpIOp op, RangeRuleBuilder &r) {
+  r.define(op, "Range{0, 1}");
+  return success();
+}
+LogicalResult range(arith::SelectOp op, RangeRuleBuilder &r) {
+  r.define(op, formatv("r_join({0}, {1})", r.operand(op, 1), r.operand(op, 2)));
+  return success();
+}
+LogicalResult range(arith::ExtSIOp ext, RangeRuleBuilder &r) {
+  bool fromBool = ext.getIn().getType().isInteger(1);
+  r.define(ext, fromBool ? formatv("r_neg({0})", r.operand(ext, 0)).str()
+                         : r.operand(ext, 0));
+  return success();
+}
+LogicalResult range(arith::ExtUIOp ext, RangeRuleBuilder &r) {
+  unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
+  r.define(ext, w == 32 ? formatv("r_zext32({0})", r.operand(ext, 0)).str()
+                        : r.operand(ext, 0));
+  return success();
+}
+LogicalResult range(arith::TruncIOp op, RangeRuleBuilder &r) {
+  r.proveFits(op, r.define(op, r.operand(op, 0)));
+  return success();
+}
+
+/// Both branches are evaluated (the proof does not follow conditions); a
+/// result ranges over what either branch yields.
+LogicalResult range(scf::IfOp ifOp, RangeRuleBuilder &r) {
+  SmallVector<SmallVector<std::string>> branches;
+  for (Region &region : ifOp->getRegions()) {
+    if (region.empty())
+      continue;
+    branches.emplace_back();
+    if (failed(r.runBlock(region.front(), branches.back())))
+      return failure();
+  }
+  for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {
+    if (r.unproven(result))
+      continue;
+    std::string expr = branches[0][k];
+    for (size_t b = 1; b < branches.size(); ++b)
+      expr = formatv("r_join({0}, {1})", expr, branches[b][k]).str();
+    r.defineValue(result, expr);
+  }
+  return success();
+}
+
 template <typename Op>
 struct Model : FormulaOpInterface::ExternalModel<Model<Op>, Op> {
   LogicalResult evaluate(Operation *op, FormulaInterpreter &in) const {
     return eval(cast<Op>(op), in);
+  }
+  LogicalResult inferRange(Operation *op, RangeRuleBuilder &r) const {
+    return range(cast<Op>(op), r);
   }
 };
 

@@ -4,6 +4,7 @@
 #define IMETA_DIALECT_FORMULAOPINTERFACE_H
 
 #include "dialect/FormulaInterpreter.h"
+#include "dialect/RangeRuleBuilder.h"
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir {

@@ -19,7 +19,8 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
     An op that a field's or a rule's formula may hold. `evaluate` is the
     reference semantics: every integer in 64 bits, a result that leaves its
     type, a division by zero or a read outside a list an error in the
-    evaluator's words.
+    evaluator's words. `inferRange` is its rule in the int32 proof that
+    lets the generated fills run in 32 bits unchecked.
   }];
   let cppNamespace = "::imeta";
   let methods = [
@@ -29,6 +30,13 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
       }],
       "::mlir::LogicalResult", "evaluate",
       (ins "::imeta::FormulaInterpreter &":$interp)>,
+    InterfaceMethod<[{
+        Prints the range of the op's results over the batch from its
+        operands' ranges (the per-batch int32 proof), and requires what the
+        fast fill instantiation leaves unchecked.
+      }],
+      "::mlir::LogicalResult", "inferRange",
+      (ins "::imeta::RangeRuleBuilder &":$ranges)>,
   ];
 }
 

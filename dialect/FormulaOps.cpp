@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/IMetaOps.h"
+#include "dialect/IMetaSymbols.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -107,4 +108,68 @@ LogicalResult RatioMinOp::evaluate(FormulaInterpreter &in) {
 
 LogicalResult RatioCountOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, int64_t(in.ratios(getSetAttr()).size()));
+}
+
+//===----------------------------------------------------------------------===//
+// inferRange: the ops that read the point or the batch are the proof's
+// leaves (a read that scans the batch is computed once per proof).
+//===----------------------------------------------------------------------===//
+
+LogicalResult SeqIndexOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, r.seq());
+}
+LogicalResult RowIndexOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, r.row());
+}
+LogicalResult RowOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, r.globalRow());
+}
+LogicalResult ColIndexOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, r.col());
+}
+LogicalResult RatioOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, r.ratio());
+}
+LogicalResult NumSeqsOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, "r_exact(N)");
+}
+LogicalResult GetConfigOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, "r_exact(c.cfg_" + getParam().str() + ")");
+}
+LogicalResult GetInputOp::inferRange(RangeRuleBuilder &r) {
+  if (getType().isInteger(1))
+    return r.leaf(*this, "Range{0, 1}");
+  return r.leaf(*this, formatv("r_span(c.in_{0}, N)", getInput()));
+}
+LogicalResult LengthOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, formatv("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)",
+                               getInput()));
+}
+LogicalResult LoadOp::inferRange(RangeRuleBuilder &r) {
+  // A list with a declared bound: its check found the range, or its table
+  // declares it.
+  return r.leaf(*this, formatv("Range{{H.lo_{0}, H.hi_{0}}", getInput()));
+}
+LogicalResult GetOp::inferRange(RangeRuleBuilder &r) {
+  auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
+  if (field.getDomain() == Domain::rows)
+    return r.leaf(*this, r.rowsField(field));
+  return r.leaf(*this, r.hostArray(field));
+}
+LogicalResult PrefixAtOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, r.hostArray(lookupSpecSymbol<PrefixSumOp>(
+                           *this, getPrefixAttr())));
+}
+LogicalResult PrefixTotalOp::inferRange(RangeRuleBuilder &r) {
+  auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
+  return r.leaf(*this, formatv("r_join({0}, r_exact(0))", r.hostArray(sum)));
+}
+LogicalResult RatioMinOp::inferRange(RangeRuleBuilder &r) {
+  unsigned id = r.setId(getSetAttr());
+  return r.leaf(*this,
+                formatv("r_exact(c.num_set[{0}] ? c.set[{0}][0] : 0)", id));
+}
+LogicalResult RatioCountOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this,
+                formatv("r_exact(c.num_set[{0}])", r.setId(getSetAttr())));
 }

@@ -3,7 +3,6 @@
 #include "lib/Lowering/RangeProof.h"
 #include "dialect/IMetaSymbols.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -59,13 +58,15 @@ void imeta::analyzeListDependence(SpecOp spec, EmitterState &st) {
 }
 
 namespace {
-/// Prints the interval evaluation of one body; mirrors FormulaEmitter.
-class RangePrinter {
+/// Prints the interval evaluation of one body: each op's
+/// FormulaOpInterface::inferRange against this.
+class RangePrinter final : public RangeRuleBuilder {
 public:
   RangePrinter(CodeStream &cs, EmitterState &st, const RangeScope &scope)
       : cs(cs), st(st), deps(st.listDependent), s(scope) {}
 
-  LogicalResult block(Block &block, SmallVectorImpl<std::string> &yielded) {
+  LogicalResult runBlock(Block &block,
+                         SmallVectorImpl<std::string> &yielded) override {
     for (Operation &op : block) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
         for (Value v : op.getOperands())
@@ -77,200 +78,27 @@ public:
                        [&](Value v) { return deps.contains(v); }) &&
           !isa<scf::IfOp>(op))
         continue;  // checked at run time in both instantiations
-      if (failed(emit(&op)))
+      auto formula = dyn_cast<FormulaOpInterface>(&op);
+      if (!formula)
+        return op.emitOpError("has no range rule");
+      if (failed(formula.inferRange(*this)))
         return failure();
     }
     return success();
   }
 
-private:
-  std::string in(Operation *op, unsigned i) {
+  std::string operand(Operation *op, unsigned i) override {
     return names.lookup(op->getOperand(i));
   }
-  unsigned width(Operation *op) {
-    return op->getResult(0).getType().getIntOrFloatBitWidth();
-  }
-  std::string define(Operation *op, const std::string &expr) {
+  std::string defineValue(Value v, const std::string &expr) override {
     std::string name = formatv("t{0}", st.nextTemp++).str();
     cs.line("[[maybe_unused]] const Range {0} = {1};", name, expr);
-    names[op->getResult(0)] = name;
+    names[v] = name;
     return name;
   }
-  /// The fast instantiation drops the check that an i32 (or i1) result
-  /// fits: the proof must show it.
-  void proveFits(Operation *op, const std::string &name) {
-    unsigned w = width(op);
-    if (w == 32)
-      cs.line("ok = ok && r_fits32({0});", name);
-    else if (w == 1)
-      cs.line("ok = ok && {0}.lo >= 0 && {0}.hi <= 1;", name);
-  }
-  std::string typeRange(Operation *op) {
-    unsigned w = width(op);
-    return w == 1    ? "Range{0, 1}"
-           : w == 32 ? "Range{INT32_MIN, INT32_MAX}"
-                     : "r_any()";
-  }
-
-  LogicalResult emit(Operation *op) {
-    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-        .Case<arith::ConstantOp>([&](auto c) {
-          APInt bits = cast<IntegerAttr>(c.getValue()).getValue();
-          int64_t v = bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
-                                              : bits.getSExtValue();
-          define(op, formatv("r_exact({0})", v == INT64_MIN
-                                                 ? "INT64_MIN"
-                                                 : formatv("INT64_C({0})", v)
-                                                       .str()));
-          return success();
-        })
-        .Case<arith::AddIOp>([&](auto) { return arith(op, "r_add"); })
-        .Case<arith::SubIOp>([&](auto) { return arith(op, "r_sub"); })
-        .Case<arith::MulIOp>([&](auto) { return arith(op, "r_mul"); })
-        .Case<arith::DivSIOp>([&](auto) { return div(op, "r_div"); })
-        .Case<arith::FloorDivSIOp>([&](auto) { return div(op, "r_floordiv"); })
-        .Case<arith::CeilDivSIOp>([&](auto) { return div(op, "r_ceildiv"); })
-        .Case<arith::RemSIOp>([&](auto) {
-          // A remainder fits its operands' type; only the divisor matters.
-          cs.line("ok = ok && r_nonzero({0});", in(op, 1));
-          define(op, formatv("r_rem({0}, {1})", in(op, 0), in(op, 1)));
-          return success();
-        })
-        .Case<arith::MinSIOp>([&](auto) {
-          define(op, formatv("r_min({0}, {1})", in(op, 0), in(op, 1)));
-          return success();
-        })
-        .Case<arith::MaxSIOp>([&](auto) {
-          define(op, formatv("r_max({0}, {1})", in(op, 0), in(op, 1)));
-          return success();
-        })
-        .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](auto) {
-          // Bitwise results stay in their type; booleans stay booleans.
-          define(op, typeRange(op));
-          return success();
-        })
-        .Case<arith::CmpIOp>([&](auto) {
-          define(op, "Range{0, 1}");
-          return success();
-        })
-        .Case<arith::SelectOp>([&](auto) {
-          define(op, formatv("r_join({0}, {1})", in(op, 1), in(op, 2)));
-          return success();
-        })
-        .Case<arith::ExtSIOp>([&](auto ext) {
-          bool fromBool = ext.getIn().getType().isInteger(1);
-          define(op, fromBool ? formatv("r_neg({0})", in(op, 0)).str()
-                              : in(op, 0));
-          return success();
-        })
-        .Case<arith::ExtUIOp>([&](auto ext) {
-          unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
-          define(op, w == 32 ? formatv("r_zext32({0})", in(op, 0)).str()
-                             : in(op, 0));
-          return success();
-        })
-        .Case<arith::TruncIOp>([&](auto) {
-          proveFits(op, define(op, in(op, 0)));
-          return success();
-        })
-        .Case<scf::IfOp>([&](auto ifOp) { return ifElse(ifOp); })
-        .Default([&](Operation *other) { return leaf(other); });
-  }
-
-  LogicalResult arith(Operation *op, StringRef fn) {
-    std::string name =
-        define(op, formatv("{0}({1}, {2})", fn, in(op, 0), in(op, 1)));
-    proveFits(op, name);
-    return success();
-  }
-
-  LogicalResult div(Operation *op, StringRef fn) {
-    cs.line("ok = ok && r_nonzero({0});", in(op, 1));
-    // INT32_MIN / -1 leaves i32: the quotient's range shows it.
-    proveFits(op, define(op, formatv("{0}({1}, {2})", fn, in(op, 0),
-                                     in(op, 1))));
-    return success();
-  }
-
-  LogicalResult ifElse(scf::IfOp ifOp) {
-    // Both branches are evaluated (the proof does not follow conditions);
-    // a result ranges over what either branch yields.
-    SmallVector<SmallVector<std::string>> branches;
-    for (Region &region : ifOp->getRegions()) {
-      if (region.empty())
-        continue;
-      branches.emplace_back();
-      if (failed(block(region.front(), branches.back())))
-        return failure();
-    }
-    for (auto [k, result] : llvm::enumerate(ifOp.getResults())) {
-      if (deps.contains(result))
-        continue;
-      std::string expr = branches[0][k];
-      for (size_t b = 1; b < branches.size(); ++b)
-        expr = formatv("r_join({0}, {1})", expr, branches[b][k]).str();
-      std::string name = formatv("t{0}", st.nextTemp++).str();
-      cs.line("[[maybe_unused]] const Range {0} = {1};", name, expr);
-      names[result] = name;
-    }
-    return success();
-  }
-
-  LogicalResult leaf(Operation *op) {
-    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-        .Case<SeqIndexOp>([&](auto) { return alias(op, s.seq); })
-        .Case<RowIndexOp>([&](auto) { return alias(op, s.row); })
-        .Case<RowOp>([&](auto) { return alias(op, s.globalRow); })
-        .Case<ColIndexOp>([&](auto) { return alias(op, s.col); })
-        .Case<RatioOp>([&](auto) { return alias(op, s.ratio); })
-        .Case<NumSeqsOp>([&](auto) { return alias(op, "r_exact(N)"); })
-        .Case<GetConfigOp>([&](auto g) {
-          return alias(op, "r_exact(c.cfg_" + g.getParam().str() + ")");
-        })
-        .Case<GetInputOp>([&](auto g) {
-          if (g.getType().isInteger(1))
-            return alias(op, "Range{0, 1}");
-          return alias(op, formatv("r_span(c.in_{0}, N)", g.getInput()));
-        })
-        .Case<LengthOp>([&](auto l) {
-          return alias(op, formatv("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)",
-                                   l.getInput()));
-        })
-        .Case<LoadOp>([&](auto l) {
-          // A scanned list (its rule's check found the range).
-          return alias(op, formatv("Range{{H.lo_{0}, H.hi_{0}}", l.getInput()));
-        })
-        .Case<GetOp>([&](auto g) {
-          auto field = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
-          if (field.getDomain() == Domain::rows)
-            return alias(op, s.rowsField(field));
-          return alias(op, s.hostArray(field));
-        })
-        .Case<PrefixAtOp>([&](auto at) {
-          return alias(op, s.hostArray(
-                               lookupSpecSymbol<PrefixSumOp>(at, at.getPrefixAttr())));
-        })
-        .Case<PrefixTotalOp>([&](auto total) {
-          auto sum = lookupSpecSymbol<PrefixSumOp>(total, total.getPrefixAttr());
-          return alias(op, formatv("r_join({0}, r_exact(0))", s.hostArray(sum)));
-        })
-        .Case<RatioMinOp>([&](auto m) {
-          unsigned id = st.setId(m.getSetAttr());
-          return alias(op, formatv("r_exact(c.num_set[{0}] ? c.set[{0}][0] : 0)",
-                                   id));
-        })
-        .Case<RatioCountOp>([&](auto m) {
-          return alias(op, formatv("r_exact(c.num_set[{0}])",
-                                   st.setId(m.getSetAttr())));
-        })
-        .Default([&](Operation *other) {
-          return other->emitOpError("has no range rule");
-        });
-  }
-
   /// Leaves scan the batch (O(sequences)): each distinct one is computed
   /// once per proof.
-  LogicalResult alias(Operation *op, const std::string &expr) {
+  LogicalResult leaf(Operation *op, const std::string &expr) override {
     auto [it, inserted] = st.rangeLeaves.try_emplace(expr, "");
     if (inserted)
       it->second = define(op, expr);
@@ -278,7 +106,23 @@ private:
       names[op->getResult(0)] = it->second;
     return success();
   }
+  void require(const std::string &condition) override {
+    cs.line("ok = ok && {0};", condition);
+  }
+  bool unproven(Value v) override { return deps.contains(v); }
 
+  std::string seq() override { return s.seq; }
+  std::string row() override { return s.row; }
+  std::string globalRow() override { return s.globalRow; }
+  std::string col() override { return s.col; }
+  std::string ratio() override { return s.ratio; }
+  std::string hostArray(Operation *def) override { return s.hostArray(def); }
+  std::string rowsField(Operation *field) override {
+    return s.rowsField(cast<FieldOp>(field));
+  }
+  unsigned setId(FlatSymbolRefAttr set) override { return st.setId(set); }
+
+private:
   CodeStream &cs;
   EmitterState &st;
   const llvm::DenseSet<Value> &deps;
@@ -292,7 +136,7 @@ LogicalResult imeta::emitRangeFormula(CodeStream &cs, EmitterState &st,
                                       std::string &result) {
   RangePrinter printer(cs, st, scope);
   SmallVector<std::string> yielded;
-  if (failed(printer.block(body.front(), yielded)))
+  if (failed(printer.runBlock(body.front(), yielded)))
     return failure();
   result = yielded.empty() ? "" : yielded[0];
   return success();
