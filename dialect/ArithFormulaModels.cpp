@@ -271,6 +271,212 @@ LogicalResult range(scf::IfOp ifOp, RangeRuleBuilder &r) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// emitCpp: an i32 result is computed in 64 bits and checked to fit (in a
+// fill's fast instantiation, where the proof covers it, neither).
+//===----------------------------------------------------------------------===//
+
+LogicalResult cpp(arith::ConstantOp op, CppFormulaPrinter &p) {
+  APInt bits = cast<IntegerAttr>(op.getValue()).getValue();
+  int64_t v = bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
+                                      : bits.getSExtValue();
+  return p.alias(op, v == INT64_MIN ? "INT64_MIN"
+                                    : formatv("INT64_C({0})", v).str());
+}
+
+/// add, sub, mul.
+LogicalResult arithmetic(Operation *op, CppFormulaPrinter &p, StringRef sym) {
+  unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
+  if (w < 64) {
+    // Operands fit 32 bits, so the 64-bit result is exact.
+    p.checkFits(op, p.define(op, formatv("{0} {1} {2}", p.operand(op, 0), sym,
+                                         p.operand(op, 1))));
+    return success();
+  }
+  std::string name = p.fresh();
+  const char *builtin = isa<arith::AddIOp>(op)   ? "__builtin_add_overflow"
+                        : isa<arith::SubIOp>(op) ? "__builtin_sub_overflow"
+                                                 : "__builtin_mul_overflow";
+  p.line(formatv("int64_t {0};", name));
+  p.line(formatv("if ({0}({1}, {2}, &{3})) {4}", builtin, p.operand(op, 0),
+                 p.operand(op, 1), name, p.fail("kOverflow64", op, "0")));
+  p.bind(op->getResult(0), name);
+  return success();
+}
+LogicalResult cpp(arith::AddIOp op, CppFormulaPrinter &p) {
+  return arithmetic(op, p, "+");
+}
+LogicalResult cpp(arith::SubIOp op, CppFormulaPrinter &p) {
+  return arithmetic(op, p, "-");
+}
+LogicalResult cpp(arith::MulIOp op, CppFormulaPrinter &p) {
+  return arithmetic(op, p, "*");
+}
+
+/// The quotient of a 32-bit division: by a divider where the enclosing
+/// code has one (multiply and shift), else the division.
+std::string quotient32(Operation *op, CppFormulaPrinter &p,
+                       const std::string &x, const std::string &y) {
+  std::string dv = p.divider(op->getOperand(1));
+  if (dv.empty())
+    return formatv("{0} / {1}", x, y).str();
+  if (std::string shared = p.stepQuotient(op); !shared.empty())
+    return shared;
+  if (p.exactDivision(op))
+    return formatv("imeta_udiv32({0}, {1})", x, dv).str();
+  return formatv("imeta_div32({0}, {1}, {2})", x, y, dv).str();
+}
+
+/// The divisions: truncated, floor, ceiling, remainder.
+LogicalResult dividing(Operation *op, CppFormulaPrinter &p) {
+  std::string a = p.operand(op, 0), b = p.operand(op, 1);
+  p.line(formatv("if ({0}{1} == 0) {2}", p.proven(op), b,
+                 p.fail("kDivZero", op, a)));
+  unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
+  if (w == 32) {
+    // i32 operands: 32-bit division (far cheaper than 64-bit on a GPU).
+    // Only INT32_MIN / -1 leaves i32; its remainder is 0.
+    bool rem = isa<arith::RemSIOp>(op);
+    if (!rem)
+      p.line(formatv("if ({0}{1} == INT32_MIN && {2} == -1) {3}", p.proven(op),
+                     a, b, p.fail("kOverflow", op, "-int64_t(INT32_MIN)")));
+    std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
+    bool prepared = !p.divider(op->getOperand(1)).empty();
+    std::string q = quotient32(op, p, x, y);
+    std::string expr =
+        isa<arith::DivSIOp>(op) ? q
+        : rem && prepared ? formatv("IMETA_REM32({0}, {1}, {2})", x, y, q).str()
+        // a - a / b * b: the quotient is shared with a division of the
+        // same operands (the compiler merges them: one division, not two).
+        : rem ? formatv("({0} == -1 ? 0 : {1} - {2} * {3})", b, x, q, y).str()
+        : isa<arith::FloorDivSIOp>(op)
+            ? formatv("imeta_floordiv({0}, {1})", x, y).str()
+            : formatv("imeta_ceildiv({0}, {1})", x, y).str();
+    return p.alias(op, expr);
+  }
+  p.line(formatv("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
+                 p.fail("kOverflow64", op, "0")));
+  std::string expr =
+      isa<arith::DivSIOp>(op)        ? formatv("{0} / {1}", a, b).str()
+      : isa<arith::RemSIOp>(op)      ? formatv("{0} % {1}", a, b).str()
+      : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv({0}, {1})", a, b).str()
+                                     : formatv("imeta_ceildiv({0}, {1})", a, b).str();
+  p.checkFits(op, p.define(op, expr));
+  return success();
+}
+LogicalResult cpp(arith::DivSIOp op, CppFormulaPrinter &p) {
+  return dividing(op, p);
+}
+LogicalResult cpp(arith::FloorDivSIOp op, CppFormulaPrinter &p) {
+  return dividing(op, p);
+}
+LogicalResult cpp(arith::CeilDivSIOp op, CppFormulaPrinter &p) {
+  return dividing(op, p);
+}
+LogicalResult cpp(arith::RemSIOp op, CppFormulaPrinter &p) {
+  return dividing(op, p);
+}
+
+/// A binary op printed as an expression of its operands.
+LogicalResult binary(Operation *op, CppFormulaPrinter &p, const char *fmt) {
+  return p.alias(op, formatv(fmt, p.operand(op, 0), p.operand(op, 1)));
+}
+LogicalResult cpp(arith::MinSIOp op, CppFormulaPrinter &p) {
+  return binary(op, p, "({0} < {1} ? {0} : {1})");
+}
+LogicalResult cpp(arith::MaxSIOp op, CppFormulaPrinter &p) {
+  return binary(op, p, "({0} > {1} ? {0} : {1})");
+}
+LogicalResult cpp(arith::AndIOp op, CppFormulaPrinter &p) {
+  return binary(op, p, "({0} & {1})");
+}
+LogicalResult cpp(arith::OrIOp op, CppFormulaPrinter &p) {
+  return binary(op, p, "({0} | {1})");
+}
+LogicalResult cpp(arith::XOrIOp op, CppFormulaPrinter &p) {
+  return binary(op, p, "({0} ^ {1})");
+}
+
+LogicalResult cpp(arith::CmpIOp cmp, CppFormulaPrinter &p) {
+  std::string a = p.operand(cmp, 0), b = p.operand(cmp, 1);
+  unsigned w = cmp.getLhs().getType().getIntOrFloatBitWidth();
+  auto u = [&](const std::string &x) {
+    return w >= 64 ? formatv("uint64_t({0})", x).str()
+                   : formatv("(uint64_t({0}) & UINT64_C({1}))", x,
+                             (uint64_t(1) << w) - 1)
+                         .str();
+  };
+  std::string expr;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::eq: expr = a + " == " + b; break;
+  case arith::CmpIPredicate::ne: expr = a + " != " + b; break;
+  case arith::CmpIPredicate::slt: expr = a + " < " + b; break;
+  case arith::CmpIPredicate::sle: expr = a + " <= " + b; break;
+  case arith::CmpIPredicate::sgt: expr = a + " > " + b; break;
+  case arith::CmpIPredicate::sge: expr = a + " >= " + b; break;
+  case arith::CmpIPredicate::ult: expr = u(a) + " < " + u(b); break;
+  case arith::CmpIPredicate::ule: expr = u(a) + " <= " + u(b); break;
+  case arith::CmpIPredicate::ugt: expr = u(a) + " > " + u(b); break;
+  case arith::CmpIPredicate::uge: expr = u(a) + " >= " + u(b); break;
+  }
+  return p.alias(cmp, "(" + expr + ")");
+}
+
+LogicalResult cpp(arith::SelectOp op, CppFormulaPrinter &p) {
+  // A condition the enclosing code established: the operand taken.
+  if (std::optional<bool> known = p.known(op.getCondition()))
+    return p.alias(op, p.operand(op, *known ? 1 : 2));
+  return p.alias(op, formatv("({0} ? {1} : {2})", p.operand(op, 0),
+                             p.operand(op, 1), p.operand(op, 2)));
+}
+LogicalResult cpp(arith::ExtSIOp ext, CppFormulaPrinter &p) {
+  bool fromBool = ext.getIn().getType().isInteger(1);
+  return p.alias(ext, fromBool ? "-" + p.operand(ext, 0) : p.operand(ext, 0));
+}
+LogicalResult cpp(arith::ExtUIOp ext, CppFormulaPrinter &p) {
+  unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
+  return p.alias(ext, w == 32
+                          ? formatv("int64_t(uint32_t({0}))", p.operand(ext, 0))
+                                .str()
+                          : p.operand(ext, 0));
+}
+LogicalResult cpp(arith::TruncIOp op, CppFormulaPrinter &p) {
+  p.checkFits(op, p.define(op, p.operand(op, 0)));
+  return success();
+}
+
+/// Results declared first, then each branch assigns what it yields (only
+/// the branch taken where the enclosing code knows the condition).
+LogicalResult cpp(scf::IfOp ifOp, CppFormulaPrinter &p) {
+  SmallVector<std::string> results;
+  for (Value r : ifOp.getResults()) {
+    results.push_back(p.fresh());
+    p.bind(r, results.back());
+    p.line(formatv("{0}{1} {2} = 0;", p.maybeUnused(), p.valueType(r),
+                   results.back()));
+  }
+  auto branch = [&](const std::string &header, Region &region) {
+    p.open(header);
+    LogicalResult done = success();
+    SmallVector<std::string> yielded;
+    if (!region.empty())
+      done = p.runBlock(region.front(), yielded);
+    if (succeeded(done))
+      for (auto [dst, src] : llvm::zip(results, yielded))
+        p.line(formatv("{0} = {1};", dst, src));
+    p.close();
+    return done;
+  };
+  if (std::optional<bool> known = p.known(ifOp.getCondition()))
+    return branch("", *known ? ifOp.getThenRegion() : ifOp.getElseRegion());
+  if (failed(branch(formatv("if ({0})", p.operand(ifOp, 0)),
+                    ifOp.getThenRegion())))
+    return failure();
+  if (!ifOp.getElseRegion().empty())
+    return branch("else", ifOp.getElseRegion());
+  return success();
+}
+
 template <typename Op>
 struct Model : FormulaOpInterface::ExternalModel<Model<Op>, Op> {
   LogicalResult evaluate(Operation *op, FormulaInterpreter &in) const {
@@ -278,6 +484,9 @@ struct Model : FormulaOpInterface::ExternalModel<Model<Op>, Op> {
   }
   LogicalResult inferRange(Operation *op, RangeRuleBuilder &r) const {
     return range(cast<Op>(op), r);
+  }
+  LogicalResult emitCpp(Operation *op, CppFormulaPrinter &p) const {
+    return cpp(cast<Op>(op), p);
   }
 };
 

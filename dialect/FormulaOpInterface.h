@@ -3,6 +3,7 @@
 #ifndef IMETA_DIALECT_FORMULAOPINTERFACE_H
 #define IMETA_DIALECT_FORMULAOPINTERFACE_H
 
+#include "dialect/CppFormulaPrinter.h"
 #include "dialect/FormulaInterpreter.h"
 #include "dialect/RangeRuleBuilder.h"
 #include "mlir/IR/OpDefinition.h"

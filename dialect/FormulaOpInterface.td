@@ -20,7 +20,7 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
     reference semantics: every integer in 64 bits, a result that leaves its
     type, a division by zero or a read outside a list an error in the
     evaluator's words. `inferRange` is its rule in the int32 proof that
-    lets the generated fills run in 32 bits unchecked.
+    lets the generated fills run in 32 bits unchecked; `emitCpp` its C++.
   }];
   let cppNamespace = "::imeta";
   let methods = [
@@ -37,6 +37,13 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
       }],
       "::mlir::LogicalResult", "inferRange",
       (ins "::imeta::RangeRuleBuilder &":$ranges)>,
+    InterfaceMethod<[{
+        Prints the op as C++ statements that define its results (one
+        printer for the CPU and the CUDA code), each check recording the
+        evaluator's failure.
+      }],
+      "::mlir::LogicalResult", "emitCpp",
+      (ins "::imeta::CppFormulaPrinter &":$printer)>,
   ];
 }
 

@@ -173,3 +173,124 @@ LogicalResult RatioCountOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this,
                 formatv("r_exact(c.num_set[{0}])", r.setId(getSetAttr())));
 }
+
+//===----------------------------------------------------------------------===//
+// emitCpp: CPU and CUDA alike. A read of the point or the context is an
+// expression; a read that can miss checks first.
+//===----------------------------------------------------------------------===//
+
+LogicalResult SeqIndexOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, p.seq());
+}
+LogicalResult RowIndexOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, p.row());
+}
+LogicalResult RowOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, p.globalRow());
+}
+LogicalResult ColIndexOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, p.col());
+}
+LogicalResult RatioOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, p.ratio());
+}
+LogicalResult NumSeqsOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, "c.num_seqs");
+}
+LogicalResult GetConfigOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, "c.cfg_" + getParam().str());
+}
+LogicalResult GetInputOp::emitCpp(CppFormulaPrinter &p) {
+  // A fill function reads the sequence's inputs once (si_X).
+  if (p.fast())
+    return p.alias(*this, "si_" + getInput().str());
+  return p.alias(*this, formatv("int64_t(c.in_{0}[{1}])", getInput(), p.seq()));
+}
+LogicalResult LengthOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
+                                getInput(), p.seq()));
+}
+
+LogicalResult LoadOp::emitCpp(CppFormulaPrinter &p) {
+  std::string idx = p.operand(*this, 0);
+  StringRef list = getInput();
+  if (p.fast()) {
+    // The sequence's elements at lb_X, their count at ll_X.
+    if (p.rangeChecked(*this))
+      return p.alias(*this, formatv("imeta_ldg(lb_{0}, {1})", list, idx));
+    std::string in = p.fresh();
+    p.line(formatv("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx,
+                   list));
+    p.line(formatv("if (!{0}) {1}", in,
+                   p.fail("kOutOfRange", *this, idx, "ll_" + list.str())));
+    // A deferred failure goes on past this point: read nothing.
+    return p.alias(*this,
+                   p.deferFailures().empty()
+                       ? formatv("imeta_ldg(lb_{0}, {1})", list, idx).str()
+                       : formatv("{0} ? imeta_ldg(lb_{1}, {2}) : 0", in, list,
+                                 idx)
+                             .str());
+  }
+  std::string length =
+      formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]", list, p.seq());
+  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
+                 p.fail("kOutOfRange", *this, idx, length)));
+  return p.alias(*this, formatv("int64_t(c.in_{0}[c.in_{0}_begin[{1}] + {2}])",
+                                list, p.seq(), idx));
+}
+
+LogicalResult GetOp::emitCpp(CppFormulaPrinter &p) {
+  auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
+  std::string idx = p.bucketIndex(field.getRatiosAttr());
+  switch (field.getDomain()) {
+  case Domain::scalar:
+    return p.alias(*this, CppFormulaPrinter::hostValue(field, idx));
+  case Domain::seq:
+    // A fill function reads an unbucketed one once (hs_X).
+    if (p.fast() && !field.getRatiosAttr())
+      return p.alias(*this, "hs_" + field.getSymName().str());
+    return p.alias(*this, CppFormulaPrinter::hostValue(
+                              field, idx + " * c.num_seqs + " + p.seq()));
+  case Domain::rows:
+    return p.alias(*this, p.rowsLocal(field, idx));
+  }
+  return failure();
+}
+
+/// The entries of a host-stage prefix sum per bucket.
+static std::string sumLength(PrefixSumOp sum) {
+  return sum.getConvention() == Convention::exclusive ? "(c.num_seqs + 1)"
+                                                      : "c.num_seqs";
+}
+
+LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
+  auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
+  std::string len = sumLength(sum);
+  std::string idx = p.operand(*this, 0);
+  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
+                 p.fail("kOutOfRange", *this, idx, len)));
+  std::string b = p.bucketIndex(getRatios(sum));
+  return p.alias(*this,
+                 CppFormulaPrinter::hostValue(sum, b + " * " + len + " + " + idx));
+}
+
+LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
+  auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
+  std::string len = sumLength(sum);
+  std::string b = p.bucketIndex(getRatios(sum));
+  return p.alias(*this,
+                 formatv("({0} > 0 ? {1} : 0)", len,
+                         CppFormulaPrinter::hostValue(
+                             sum, formatv("{0} * {1} + {1} - 1", b, len))));
+}
+
+LogicalResult RatioMinOp::emitCpp(CppFormulaPrinter &p) {
+  unsigned id = p.setId(getSetAttr());
+  p.line(formatv("if (c.num_set[{0}] == 0) {1}", id,
+                 p.fail("kEmptySet", *this, "0")));
+  return p.alias(*this, formatv("int64_t(c.set[{0}][0])", id));
+}
+LogicalResult RatioCountOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, formatv("int64_t(c.num_set[{0}])",
+                                p.setId(getSetAttr())));
+}
