@@ -44,6 +44,13 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
       }],
       "::mlir::LogicalResult", "emitCpp",
       (ins "::imeta::CppFormulaPrinter &":$printer)>,
+    InterfaceMethod<[{
+        Appends the fields and prefix sums the op reads (the dependency
+        graph between fields: cycles refused, paths scheduled by it).
+      }],
+      "void", "getFieldDependencies",
+      (ins "::llvm::SmallVectorImpl<::mlir::FlatSymbolRefAttr> &":$deps),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return; }]>,
   ];
 }
 

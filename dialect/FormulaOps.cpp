@@ -294,3 +294,19 @@ LogicalResult RatioCountOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, formatv("int64_t(c.num_set[{0}])",
                                 p.setId(getSetAttr())));
 }
+
+//===----------------------------------------------------------------------===//
+// getFieldDependencies: the ops that read another field or sum.
+//===----------------------------------------------------------------------===//
+
+void GetOp::getFieldDependencies(SmallVectorImpl<FlatSymbolRefAttr> &deps) {
+  deps.push_back(getFieldAttr());
+}
+void PrefixAtOp::getFieldDependencies(
+    SmallVectorImpl<FlatSymbolRefAttr> &deps) {
+  deps.push_back(getPrefixAttr());
+}
+void PrefixTotalOp::getFieldDependencies(
+    SmallVectorImpl<FlatSymbolRefAttr> &deps) {
+  deps.push_back(getPrefixAttr());
+}

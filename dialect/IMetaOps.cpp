@@ -350,38 +350,13 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
 // The spec: allowed contents and the dependency graph between fields.
 //===----------------------------------------------------------------------===//
 
-/// Symbols a field, prefix sum or ratio union reads, in program order.
-static SmallVector<FlatSymbolRefAttr> dependencies(Operation *op) {
-  SmallVector<FlatSymbolRefAttr> deps;
-  if (auto sum = dyn_cast<PrefixSumOp>(op))
-    deps.push_back(sum.getSourceAttr());
-  if (auto u = dyn_cast<RatioUnionOp>(op))
-    for (Attribute m : u.getMembers())
-      deps.push_back(cast<FlatSymbolRefAttr>(m));
-  if (auto field = dyn_cast<FieldOp>(op)) {
-    for (FlatSymbolRefAttr a :
-         {field.getCountAttr(), field.getLiveAttr(), field.getColsAttr()})
-      if (a)
-        deps.push_back(a);
-    field.getBody().walk([&](Operation *inner) {
-      if (auto get = dyn_cast<GetOp>(inner))
-        deps.push_back(get.getFieldAttr());
-      else if (auto at = dyn_cast<PrefixAtOp>(inner))
-        deps.push_back(at.getPrefixAttr());
-      else if (auto total = dyn_cast<PrefixTotalOp>(inner))
-        deps.push_back(total.getPrefixAttr());
-    });
-  }
-  return deps;
-}
-
 /// Depth-first search for a cycle; reports it on the op that closes it.
 static LogicalResult findCycle(Operation *op, mlir::SymbolTable &table,
                                DenseMap<Operation *, int> &state,
                                SmallVectorImpl<Operation *> &stack) {
   state[op] = 1;
   stack.push_back(op);
-  for (FlatSymbolRefAttr dep : dependencies(op)) {
+  for (FlatSymbolRefAttr dep : symbolDependencies(op)) {
     Operation *next = table.lookup(dep.getValue());
     if (!next || !isa<FieldOp, PrefixSumOp, RatioUnionOp>(next))
       continue; // Unknown symbols are reported by the symbol-use verifier.

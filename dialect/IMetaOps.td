@@ -301,9 +301,12 @@ def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
 
 /// Base of the ops a formula holds: pure, their meaning in
 /// FormulaOpInterface (implemented in FormulaOps.cpp).
-class IMeta_FormulaOp<string mnemonic, list<Trait> traits = []>
+/// `reads`: the op overrides getFieldDependencies (it reads a field).
+class IMeta_FormulaOp<string mnemonic, list<Trait> traits = [],
+                      list<string> reads = []>
     : IMeta_Op<mnemonic, !listconcat([Pure,
-          DeclareOpInterfaceMethods<IMeta_FormulaOpInterface>], traits)>;
+          DeclareOpInterfaceMethods<IMeta_FormulaOpInterface, reads>],
+          traits)>;
 
 /// Base of the formula ops whose value depends on the point being computed.
 class IMeta_ContextOp<string mnemonic>
@@ -400,7 +403,8 @@ def IMeta_LengthOp : IMeta_FormulaOp<"length", [
 }
 
 def IMeta_GetOp : IMeta_FormulaOp<"get", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFieldDependencies"]> {
   let summary = "another field's value at the current point";
   let description = [{
     Reads a flat field at the current sequence (a `seq` field), the current
@@ -416,7 +420,8 @@ def IMeta_GetOp : IMeta_FormulaOp<"get", [
 }
 
 def IMeta_PrefixAtOp : IMeta_FormulaOp<"prefix_at", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFieldDependencies"]> {
   let summary = "an entry of a prefix sum, read with a stated convention";
   let description = [{
     The stated convention must be the sum's own. For an exclusive sum,
@@ -435,7 +440,8 @@ def IMeta_PrefixAtOp : IMeta_FormulaOp<"prefix_at", [
 }
 
 def IMeta_PrefixTotalOp : IMeta_FormulaOp<"prefix_total", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFieldDependencies"]> {
   let summary = "the total of a prefix sum (its last entry)";
   let description = [{
     `%t = imeta.prefix_total @cu_compressed_seqlens_k : i32`

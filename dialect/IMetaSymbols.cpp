@@ -78,3 +78,22 @@ LogicalResult imeta::verifyRatioUse(Operation *user, FlatSymbolRefAttr reader,
 bool imeta::isFormulaOp(Operation *op) {
   return isa<FormulaOpInterface>(op) || isa<scf::YieldOp, YieldOp>(op);
 }
+
+SmallVector<FlatSymbolRefAttr> imeta::symbolDependencies(Operation *op) {
+  SmallVector<FlatSymbolRefAttr> deps;
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    deps.push_back(sum.getSourceAttr());
+  if (auto u = dyn_cast<RatioUnionOp>(op))
+    for (Attribute m : u.getMembers())
+      deps.push_back(cast<FlatSymbolRefAttr>(m));
+  if (auto field = dyn_cast<FieldOp>(op))
+    for (FlatSymbolRefAttr a :
+         {field.getCountAttr(), field.getLiveAttr(), field.getColsAttr()})
+      if (a)
+        deps.push_back(a);
+  if (isa<FieldOp, RequireOp>(op))
+    op->walk([&](FormulaOpInterface inner) {
+      inner.getFieldDependencies(deps);
+    });
+  return deps;
+}

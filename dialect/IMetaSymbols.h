@@ -48,6 +48,13 @@ mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
                                    mlir::FlatSymbolRefAttr used,
                                    mlir::FlatSymbolRefAttr usedSym);
 
+/// The symbols a field, rule, prefix sum or ratio union reads, in program
+/// order (a field's count, live and cols, then what its formula's ops read
+/// (FormulaOpInterface::getFieldDependencies); a sum's source; a union's
+/// members): the edges of the dependency graph
+/// the verifier checks for cycles and paths are scheduled by.
+llvm::SmallVector<mlir::FlatSymbolRefAttr> symbolDependencies(mlir::Operation *op);
+
 /// True for the ops a field or rule body may hold: those that implement
 /// FormulaOpInterface (imeta's formula ops; the arith integer ops and
 /// scf.if through registerFormulaModels) and the regions' terminators.

@@ -8,28 +8,12 @@ using namespace imeta;
 
 SmallVector<Operation *> imeta::fieldDependencies(Operation *op) {
   SmallVector<Operation *> deps;
-  auto add = [&](FlatSymbolRefAttr sym) {
-    if (!sym)
-      return;
+  for (FlatSymbolRefAttr sym : symbolDependencies(op)) {
     Operation *def = SymbolTable::lookupNearestSymbolFrom(op, sym);
-    if (isa_and_nonnull<FieldOp, PrefixSumOp>(def) && !llvm::is_contained(deps, def))
+    if (isa_and_nonnull<FieldOp, PrefixSumOp>(def) &&
+        !llvm::is_contained(deps, def))
       deps.push_back(def);
-  };
-  if (auto sum = dyn_cast<PrefixSumOp>(op))
-    add(sum.getSourceAttr());
-  if (auto field = dyn_cast<FieldOp>(op)) {
-    add(field.getCountAttr());
-    add(field.getLiveAttr());
-    add(field.getColsAttr());
   }
-  op->walk([&](Operation *inner) {
-    if (auto get = dyn_cast<GetOp>(inner))
-      add(get.getFieldAttr());
-    else if (auto at = dyn_cast<PrefixAtOp>(inner))
-      add(at.getPrefixAttr());
-    else if (auto total = dyn_cast<PrefixTotalOp>(inner))
-      add(total.getPrefixAttr());
-  });
   return deps;
 }
 
