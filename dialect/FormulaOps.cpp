@@ -310,3 +310,26 @@ void PrefixTotalOp::getFieldDependencies(
     SmallVectorImpl<FlatSymbolRefAttr> &deps) {
   deps.push_back(getPrefixAttr());
 }
+
+//===----------------------------------------------------------------------===//
+// imeta.clamp: min(max(value, lo), hi), never failing.
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClampOp::evaluate(FormulaInterpreter &in) {
+  int64_t v = in.operand(*this, 0), lo = in.operand(*this, 1),
+          hi = in.operand(*this, 2);
+  return in.set(*this, std::min(std::max(v, lo), hi));
+}
+LogicalResult ClampOp::inferRange(RangeRuleBuilder &r) {
+  r.define(*this, formatv("r_min(r_max({0}, {1}), {2})", r.operand(*this, 0),
+                          r.operand(*this, 1), r.operand(*this, 2)));
+  return success();
+}
+LogicalResult ClampOp::emitCpp(CppFormulaPrinter &p) {
+  std::string atLeast = p.fresh();
+  p.line(formatv("const {0} {1} = ({2} < {3} ? {3} : {2});",
+                 p.valueType(getResult()), atLeast, p.operand(*this, 0),
+                 p.operand(*this, 1)));
+  return p.alias(*this, formatv("({0} > {1} ? {1} : {0})", atLeast,
+                                p.operand(*this, 2)));
+}

@@ -469,4 +469,18 @@ def IMeta_RatioCountOp : IMeta_FormulaOp<"ratio_count", [
   let assemblyFormat = "$set attr-dict `:` type($result)";
 }
 
+def IMeta_ClampOp : IMeta_FormulaOp<"clamp",
+    [AllTypesMatch<["value", "lo", "hi", "result"]>]> {
+  let summary = "a value held within [lo, hi]";
+  let description = [{
+    `min(max(value, lo), hi)`: `lo` where the value is below it, `hi` where
+    it is above (and `hi` where `lo > hi`). A window's start or a ring's
+    position bounded on both sides, in one op.
+    `%s = imeta.clamp %x, %lo, %hi : i32`
+  }];
+  let arguments = (ins IMeta_Int:$value, IMeta_Int:$lo, IMeta_Int:$hi);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$value `,` $lo `,` $hi attr-dict `:` type($result)";
+}
+
 #endif // IMETA_OPS_TD

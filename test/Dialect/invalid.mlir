@@ -98,6 +98,18 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.field @f seq {
+    %a = arith.constant 1 : i32
+    %b = arith.constant 2 : i64
+    // expected-error @below {{'imeta.clamp' op failed to verify that all of {value, lo, hi, result} have same type}}
+    %c = "imeta.clamp"(%a, %a, %b) : (i32, i32, i64) -> i32
+    imeta.yield %c : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
     // expected-error @below {{computes a 'i16'; formulas compute in i1, i32 and i64}}
     %c = arith.constant 1 : i16
     %d = arith.extsi %c : i16 to i32

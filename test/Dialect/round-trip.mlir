@@ -21,6 +21,16 @@ imeta.spec @all_ops {
   // CHECK: imeta.input @rows : !imeta.list {min = 0 : i64, resident}
   imeta.input @rows : !imeta.list {min = 0 : i64, resident}
 
+  // CHECK: imeta.field @held seq {
+  // CHECK: imeta.clamp %{{.*}}, %{{.*}}, %{{.*}} : i32
+  imeta.field @held seq {
+    %l = imeta.get_input @len : i32
+    %z = arith.constant 0 : i32
+    %b = imeta.get_config @B : i32
+    %h = imeta.clamp %l, %z, %b : i32
+    imeta.yield %h : i32
+  }
+
   // CHECK: imeta.require "R9" "len <= B" seq {
   imeta.require "R9" "len <= B" seq {
     %l = imeta.get_input @len : i32
