@@ -146,41 +146,9 @@ LogicalResult SpecEmitter::emitCuda(CodeStream &h, CodeStream &cu) {
   cu.blank();
   cu.line("namespace {0} {{", ns());
   cu.line("using namespace detail;");
-  cu.raw(R"(
-namespace {
-Status fail(std::string message) { return Status{false, std::move(message)}; }
-Status cuda_fail(const char *what, cudaError_t e) {
-  return fail(std::string(what) + ": " + cudaGetErrorString(e));
-}
-constexpr size_t align16(size_t n) { return (n + 15) & ~size_t(15); }
-
-}  // namespace
-
-Status gpu_staging_create(GpuStaging &s, int64_t max_seqs, size_t bytes) {
-  if (max_seqs < 1)
-    return fail("gpu staging: max_seqs must be >= 1");
-  s = GpuStaging{};
-  if (cudaError_t e = cudaMallocHost(&s.host, bytes))
-    return cuda_fail("gpu staging: cudaMallocHost", e);
-  if (cudaError_t e = cudaMalloc(&s.device, bytes)) {
-    cudaFreeHost(s.host);
-    s.host = nullptr;
-    return cuda_fail("gpu staging: cudaMalloc", e);
-  }
-  s.bytes = bytes;
-  s.max_seqs = max_seqs;
-  s.host_owned = s.host;
-  return Status{};
-}
-
-void gpu_staging_destroy(GpuStaging &s) {
-  if (s.host_owned)
-    cudaFreeHost(s.host_owned);
-  if (s.device)
-    cudaFree(s.device);
-  s = GpuStaging{};
-}
-)");
+  cu.raw(
+#include "lib/Lowering/GpuStaging.text.inc"
+  );
   unsigned gpuPath = 0;
   for (PathPlan &plan : plans)
     if (plan.path.getTarget() == Target::gpu)

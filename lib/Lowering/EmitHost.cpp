@@ -42,67 +42,9 @@ void SpecEmitter::emitSourcePrologue(CodeStream &cs) {
           spec.getOverflowRule()
               ? escape((" (" + *spec.getOverflowRule() + ")").str())
               : std::string());
-  cs.raw(R"cpp(
-/// What failed, in the reference evaluator's words.
-std::string what(const ErrorRecord &e) {
-  const SiteText &s = kSites[e.site];
-  switch (e.kind) {
-  case kOverflow:
-    return std::string("i32 overflow: ") + s.op + " gives " +
-           std::to_string(e.value) + s.at + kOverflowRule;
-  case kOverflow64:
-    return std::string("i64 overflow: ") + s.op + s.at + kOverflowRule;
-  case kDivZero:
-    return std::string("division by zero: ") + s.op + s.at;
-  case kOutOfRange:
-    return "index " + std::to_string(e.value) + " out of range of " + s.what +
-           " (length " + std::to_string(e.length) + ")" + s.at;
-  case kEmptySet:
-    return std::string("ratio set ") + s.what + " is empty" + s.at;
-  default:
-    return "unknown failure";
-  }
-}
-
-/// The one-line message of a formula failure: the field (and its ratio,
-/// from the context's ratio `sets`), the point, what failed.
-std::string describe(const ErrorRecord &e, const int32_t (*sets)[kMaxRatios]) {
-  std::string where = std::string("field '") + kOwners[e.owner] + "'";
-  if (e.ratio_set1 > 0)
-    where += " (ratio " + std::to_string(sets[e.ratio_set1 - 1][e.bucket]) +
-             ")";
-  if (e.seq >= 0)
-    where += ": sequence " + std::to_string(e.seq);
-  if (e.row >= 0)
-    where += ", row " + std::to_string(e.row);
-  return where + ": " + what(e);
-}
-
-Status failure(std::string message) { return Status{false, std::move(message)}; }
-
-/// The least of n values (INT32_MAX when none), four running minima: no
-/// branch a value, no chain of compares through one minimum. An input's
-/// bound is checked by it; the offending sequence is looked for only when
-/// it fails.
-int32_t min_of(const int32_t *p, int64_t n) {
-  int32_t lo[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-  int64_t k = 0;
-  for (; k + 4 <= n; k += 4)
-    for (int u = 0; u < 4; ++u) lo[u] = p[k + u] < lo[u] ? p[k + u] : lo[u];
-  for (; k < n; ++k) lo[0] = p[k] < lo[0] ? p[k] : lo[0];
-  for (int u = 1; u < 4; ++u) lo[0] = lo[u] < lo[0] ? lo[u] : lo[0];
-  return lo[0];
-}
-/// Whether list offsets start at 0 and never decrease, without a branch a
-/// sequence.
-bool offsets_ok(const int64_t *off, int64_t n) {
-  if (n <= 0) return true;
-  bool bad = off[0] != 0;
-  for (int64_t i = 0; i < n; ++i) bad |= off[i + 1] < off[i];
-  return !bad;
-}
-
-)cpp");
+  cs.raw(
+#include "lib/Lowering/HostErrors.text.inc"
+  );
   emitSetupHelpers(cs);
   cs.raw(kRangeHelpers);
   cs.line("}  // namespace");
