@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/FailureText.h"
 #include "dialect/IMetaOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,10 +34,7 @@ LogicalResult overflowing(Operation *op, FormulaInterpreter &in) {
               : isa<arith::SubIOp>(op) ? __builtin_sub_overflow(a, b, &r)
                                        : __builtin_mul_overflow(a, b, &r);
   if (over)
-    return in.fail(formatv("i64 overflow: {0}{1}{2}",
-                           op->getName().getStringRef(),
-                           FormulaInterpreter::locationOf(op),
-                           in.overflowSuffix()));
+    return in.failWith(text::kOverflow64, op, "");
   return in.set(op, r);
 }
 LogicalResult eval(arith::AddIOp op, FormulaInterpreter &in) {
@@ -53,14 +51,9 @@ LogicalResult eval(arith::MulIOp op, FormulaInterpreter &in) {
 LogicalResult dividing(Operation *op, FormulaInterpreter &in) {
   int64_t a = in.operand(op, 0), b = in.operand(op, 1);
   if (b == 0)
-    return in.fail(formatv("division by zero: {0}{1}",
-                           op->getName().getStringRef(),
-                           FormulaInterpreter::locationOf(op)));
+    return in.failWith(text::kDivZero, op, "");
   if (a == INT64_MIN && b == -1)
-    return in.fail(formatv("i64 overflow: {0}{1}{2}",
-                           op->getName().getStringRef(),
-                           FormulaInterpreter::locationOf(op),
-                           in.overflowSuffix()));
+    return in.failWith(text::kOverflow64, op, "");
   int64_t q = a / b, r = a % b;
   if (isa<arith::RemSIOp>(op))
     return in.set(op, r);

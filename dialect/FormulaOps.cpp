@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/FailureText.h"
 #include "dialect/IMetaOps.h"
 #include "dialect/IMetaSymbols.h"
 
@@ -15,6 +16,15 @@ using namespace imeta;
 using llvm::formatv;
 
 #include "dialect/FormulaOpInterface.cpp.inc"
+
+LogicalResult FormulaInterpreter::failWith(int32_t kind, Operation *op,
+                                           const std::string &what,
+                                           int64_t value, int64_t length,
+                                           int width) {
+  return fail(text::imeta_failure_text(
+      kind, op->getName().getStringRef().str(), locationOf(op), what, value,
+      length, width, overflowSuffix()));
+}
 
 std::string FormulaInterpreter::locationOf(Operation *op) {
   std::string text;
@@ -57,9 +67,8 @@ LogicalResult LoadOp::evaluate(FormulaInterpreter &in) {
   const std::vector<int64_t> &xs = in.list(getInput());
   int64_t idx = in.operand(*this, 0);
   if (idx < 0 || idx >= int64_t(xs.size()))
-    return in.fail(formatv("index {0} out of range of '{1}' (length {2}){3}",
-                           idx, getInput(), xs.size(),
-                           FormulaInterpreter::locationOf(*this)));
+    return in.failWith(text::kOutOfRange, *this, "'" + getInput().str() + "'",
+                       idx, int64_t(xs.size()));
   return in.set(*this, xs[idx]);
 }
 
@@ -75,10 +84,9 @@ static LogicalResult sumEntry(Operation *op, FormulaInterpreter &in,
                               FlatSymbolRefAttr sum, ArrayRef<int64_t> sums,
                               int64_t idx) {
   if (idx < 0 || idx >= int64_t(sums.size()))
-    return in.fail(formatv("index {0} out of range of prefix sum '{1}' "
-                           "(length {2}){3}",
-                           idx, sum.getValue(), sums.size(),
-                           FormulaInterpreter::locationOf(op)));
+    return in.failWith(text::kOutOfRange, op,
+                       "prefix sum '" + sum.getValue().str() + "'", idx,
+                       int64_t(sums.size()));
   return in.set(op, sums[idx]);
 }
 
@@ -101,8 +109,7 @@ LogicalResult PrefixTotalOp::evaluate(FormulaInterpreter &in) {
 LogicalResult RatioMinOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> set = in.ratios(getSetAttr());
   if (set.empty())
-    return in.fail(formatv("ratio set '{0}' is empty{1}", getSet(),
-                           FormulaInterpreter::locationOf(*this)));
+    return in.failWith(text::kEmptySet, *this, "'" + getSet().str() + "'");
   return in.set(*this, set.front());
 }
 

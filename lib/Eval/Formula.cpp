@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Eval/Formula.h"
+#include "dialect/FailureText.h"
 #include "dialect/IMetaSymbols.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -55,9 +56,7 @@ public:
       int64_t lo = width == 1 ? 0 : -(int64_t(1) << (width - 1));
       int64_t hi = width == 1 ? 1 : (int64_t(1) << (width - 1)) - 1;
       if (v < lo || v > hi)
-        return fail(formatv("i{2} overflow: {0} gives {1}{3}{4}",
-                            op->getName().getStringRef(), v, width,
-                            locationOf(op), ev.overflowSuffix()));
+        return failWith(text::kOverflow, op, "", v, 0, int(width));
     }
     values[op->getResult(0)] = v;
     return success();

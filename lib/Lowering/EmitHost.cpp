@@ -43,6 +43,9 @@ void SpecEmitter::emitSourcePrologue(CodeStream &cs) {
               ? escape((" (" + *spec.getOverflowRule() + ")").str())
               : std::string());
   cs.raw(
+#include "lib/Lowering/FailureText.text.inc"
+  );
+  cs.raw(
 #include "lib/Lowering/HostErrors.text.inc"
   );
   emitSetupHelpers(cs);

@@ -16,12 +16,14 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 
 #define IMETA_HD
 namespace text {
 #include "runtime/ErrorRecord.inc"
 #include "runtime/IntegerOps.inc"
 #include "runtime/RangeHelpers.inc"
+#include "runtime/FailureText.inc"
 } // namespace text
 
 namespace {
@@ -90,6 +92,20 @@ TEST(RuntimeText, RangesSaturateAndBound) {
   EXPECT_EQ(r_span(p, 5).lo, -2);
   EXPECT_EQ(r_span(p, 5).hi, 9);
   EXPECT_EQ(r_span(p, 0).hi, 0);
+}
+
+TEST(RuntimeText, FailureWords) {
+  EXPECT_EQ(imeta_failure_text(kOverflow, "arith.addi", " at s.mlir:3:5", "",
+                               2147483648, 0, 32, " (R6)"),
+            "i32 overflow: arith.addi gives 2147483648 at s.mlir:3:5 (R6)");
+  EXPECT_EQ(imeta_failure_text(kDivZero, "arith.divsi", "", "", 0, 0, 32, ""),
+            "division by zero: arith.divsi");
+  EXPECT_EQ(imeta_failure_text(kOutOfRange, "imeta.load", "", "'block_table'",
+                               7, 3, 32, ""),
+            "index 7 out of range of 'block_table' (length 3)");
+  EXPECT_EQ(imeta_failure_text(kEmptySet, "imeta.ratio_min", "",
+                               "'ca_ratios'", 0, 0, 32, ""),
+            "ratio set 'ca_ratios' is empty");
 }
 
 } // namespace
