@@ -3,9 +3,8 @@
 // An expansion's formula is typically `col < len ? value(col) : -1`: the
 // row's columns below `len` take one branch, the rest the other. A GPU
 // column step that evaluates the condition per value pays a compare, a
-// branch and a convergence region per value (kv_ca_index.1: 50% of copy
-// bandwidth at 32 MiB, 57% with the branch taken once per 4-value step,
-// bench/RESULTS.md). Where the bound is the same at every column, the
+// branch and a convergence region per value (bench/HISTORY.md). Where
+// the bound is the same at every column, the
 // step tests its columns against it once: all below (the `then` side,
 // unbranched), none below (the `else` side), or straddling (per value,
 // as before: one step a row).

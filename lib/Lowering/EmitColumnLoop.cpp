@@ -52,8 +52,7 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
     // A config value's or ratio's divider is read from the context in
     // place. A scalar field's is copied out of the context once (read
     // through the ratio map, it would be reloaded at every use); made here
-    // per warp, it cost an expansion 4% of copy bandwidth at 32 MiB
-    // (bench/RESULTS.md).
+    // per warp, it slowed the expansions (bench/HISTORY.md).
     std::string fromContext = contextDivider(st, scope, divisor);
     if (!fromContext.empty() && !divisor.getDefiningOp<GetOp>())
       return;
@@ -223,8 +222,7 @@ static bool indexesRead(Operation *division) {
 /// dividend the same at every column or monotone in the column with the
 /// same quotient at the step's first and last column, has that quotient
 /// at every column of the step: one division and one read serve the
-/// step's kVec values (kv_ca_index.1: 68 -> 69% of copy bandwidth at
-/// 32 MiB, 87 -> 88% at 129 MiB; bench/RESULTS.md). Where a quotient
+/// step's kVec values (bench/HISTORY.md). Where a quotient
 /// turns inside the step, each value divides. (Divisions that index no
 /// read are left to the compiler: sharing kv_swa_index's ring divisions
 /// saved a multiply a value and measured no faster.)
@@ -336,8 +334,8 @@ LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
   cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
           ": 1;");
   // A warp's share of the values, in steps, compared rather than
-  // divided; tiles by a shift (a warp's once-only divisions were 44% of
-  // the instructions of an expansion at N = 64, bench/RESULTS.md).
+  // divided; tiles by a shift (a warp's once-only divisions dominated a
+  // small expansion's instructions, bench/HISTORY.md).
   cs.line("const int64_t work = rows * cols, warp_step = (step + kLanes - "
           "1) / kLanes * kLanes * kVec;");
   cs.line("const int tile_shift = kLanes > 1 ? IMETA_TILE_SHIFT + (work >= "
@@ -348,8 +346,8 @@ LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
   cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
   // A warp that the walk gives no tile skips the rest: a narrow field
   // (a block table, a window) leaves most warps of a wide launch without
-  // one, and its start cost them 15% of an expansion's instructions at
-  // 32 MiB (bench/RESULTS.md).
+  // one, and starting it cost them a visible share of an expansion's
+  // instructions (bench/HISTORY.md).
   CodeStream::Scope busy(cs, "if (j0 / kLanes < rows * int64_t(tiles))");
   hoistColumnInvariants(cs, st, field, scope);
   // The values of the row that the field reads, each at the one bucket it

@@ -412,7 +412,7 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
     // sequences (an expansion row's visible part, loads and arithmetic,
     // costs more than its -1 padding): one wave left SMs idle behind the
     // longest rows, four made the N = 64 blocks so short that each one's
-    // first loads dominated (bench/RESULTS.md).
+    // first loads dominated (bench/HISTORY.md).
     cu.line("int64_t row_values = 0;");
     for (auto [k, po] : llvm::enumerate(plan.outputs))
       if (auto field = dyn_cast<FieldOp>(po.def); field && field.getCols())

@@ -199,7 +199,8 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs, PathPlan &plan) {
           // is, and for nonnegative elements an upper bound below twice the
           // largest. Sixteen accumulator lanes, sixteen elements a step: the
           // compiler keeps them in vector registers (four 4-wide ORs a step,
-          // none waiting on another); 2.5x the plain loop at SSE2 width.
+          // none waiting on another), where the plain loop is a chain of
+          // dependent ORs.
           cs.line("int32_t acc[16] = {};");
           cs.line("int64_t k = 0;");
           cs.line("for (; k + 16 <= total; k += 16)");

@@ -151,8 +151,8 @@ std::string bucketIndex(EmitterState &st, const FormulaScope &scope,
 /// The arguments by which `imeta_fail` records the point's ratio: its set's
 /// id and the bucket ("2, b"), or "-1, 0" where the point has none; the
 /// message looks the ratio up. Not the ratio itself: kept live for every
-/// check, it cost the device kernels registers (prompt_expanded 48 -> 53).
-/// The device records neither (imeta_fail): 1.3% at 32 MiB.
+/// check, it cost the device kernels registers. The device records
+/// neither (imeta_fail).
 std::string failRatioArgs(EmitterState &st, const FormulaScope &scope);
 
 } // namespace imeta

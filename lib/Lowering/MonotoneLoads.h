@@ -3,8 +3,8 @@
 // A `cols` field's formula reads a list at an index computed from its
 // column. Checked per value, each read costs the GPU column step a
 // compare, a branch and a convergence barrier around the failure record
-// (an expansion through the block table measured 4-5% of copy bandwidth
-// for that check alone, bench/RESULTS.md). Where the index is a monotone
+// (measurable in an expansion through the block table: bench/HISTORY.md).
+// Where the index is a monotone
 // function of the column, and the columns that execute the read are an
 // interval of the row, the interval's two ends bound every index the
 // row reads: one check a row (per warp that takes tiles of it).
