@@ -470,8 +470,78 @@ LogicalResult cpp(scf::IfOp ifOp, CppFormulaPrinter &p) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Column trends: sums follow their terms; a product or a quotient with an
+// invariant side is monotone (its direction depends on the sign).
+//===----------------------------------------------------------------------===//
+
+Trend negate(Trend t) {
+  return t == Trend::up ? Trend::down : t == Trend::down ? Trend::up : t;
+}
+/// The trend of a sum of terms of trends `a` and `b`.
+Trend sum(Trend a, Trend b) {
+  if (a == Trend::invariant)
+    return b;
+  if (b == Trend::invariant)
+    return a;
+  return a == b && (a == Trend::up || a == Trend::down) ? a : Trend::none;
+}
+
+/// The ops that say how they vary: the others take the default.
+Trend trend(Operation *, ArrayRef<Trend> in) { return defaultColumnTrend(in); }
+Trend trend(arith::AddIOp, ArrayRef<Trend> in) { return sum(in[0], in[1]); }
+Trend trend(arith::SubIOp, ArrayRef<Trend> in) {
+  return sum(in[0], negate(in[1]));
+}
+Trend trend(arith::ExtSIOp, ArrayRef<Trend> in) { return in[0]; }
+Trend trend(arith::MulIOp, ArrayRef<Trend> in) {
+  Trend a = in[0], b = in[1];
+  if (a == Trend::invariant && b == Trend::invariant)
+    return Trend::invariant;
+  if (a != Trend::invariant && b != Trend::invariant)
+    return Trend::none;
+  return a == Trend::none || b == Trend::none ? Trend::none : Trend::monotone;
+}
+Trend quotientTrend(ArrayRef<Trend> in) {
+  if (in[1] != Trend::invariant || in[0] == Trend::none)
+    return Trend::none;
+  return in[0] == Trend::invariant ? Trend::invariant : Trend::monotone;
+}
+Trend trend(arith::DivSIOp, ArrayRef<Trend> in) { return quotientTrend(in); }
+Trend trend(arith::FloorDivSIOp, ArrayRef<Trend> in) {
+  return quotientTrend(in);
+}
+Trend trend(arith::CeilDivSIOp, ArrayRef<Trend> in) {
+  return quotientTrend(in);
+}
+
+/// One more a column: the column plus or minus invariant values.
+bool byOne(Operation *, function_ref<bool(unsigned)>, ArrayRef<Trend>) {
+  return false;
+}
+bool byOne(arith::AddIOp, function_ref<bool(unsigned)> moves,
+           ArrayRef<Trend> in) {
+  return (in[1] == Trend::invariant && moves(0)) ||
+         (in[0] == Trend::invariant && moves(1));
+}
+bool byOne(arith::SubIOp, function_ref<bool(unsigned)> moves,
+           ArrayRef<Trend> in) {
+  return in[1] == Trend::invariant && moves(0);
+}
+bool byOne(arith::ExtSIOp, function_ref<bool(unsigned)> moves,
+           ArrayRef<Trend>) {
+  return moves(0);
+}
+
 template <typename Op>
 struct Model : FormulaOpInterface::ExternalModel<Model<Op>, Op> {
+  Trend columnTrend(Operation *op, ArrayRef<Trend> in) const {
+    return trend(cast<Op>(op), in);
+  }
+  bool movesByOneColumn(Operation *op, function_ref<bool(unsigned)> moves,
+                        ArrayRef<Trend> in) const {
+    return byOne(cast<Op>(op), moves, in);
+  }
   LogicalResult evaluate(Operation *op, FormulaInterpreter &in) const {
     return eval(cast<Op>(op), in);
   }

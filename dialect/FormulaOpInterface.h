@@ -12,6 +12,21 @@ namespace mlir {
 class DialectRegistry;
 }
 
+namespace imeta {
+/// How a formula value varies with the column of a `cols` field (see
+/// lib/Lowering/ColumnTrend.h). `monotone`: in one direction, not known
+/// which.
+enum class Trend { invariant, up, down, monotone, none };
+/// The trend of an op that does not say: the column's if every operand is
+/// invariant, else unknown.
+inline Trend defaultColumnTrend(llvm::ArrayRef<Trend> operands) {
+  for (Trend t : operands)
+    if (t != Trend::invariant)
+      return Trend::none;
+  return Trend::invariant;
+}
+} // namespace imeta
+
 #include "dialect/FormulaOpInterface.h.inc"
 
 namespace imeta {

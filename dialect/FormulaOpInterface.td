@@ -51,6 +51,24 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
       "void", "getFieldDependencies",
       (ins "::llvm::SmallVectorImpl<::mlir::FlatSymbolRefAttr> &":$deps),
       /*methodBody=*/[{}], /*defaultImplementation=*/[{ return; }]>,
+    InterfaceMethod<[{
+        How the op's result varies with the column of a `cols` field, from
+        its operands' trends (the column loop's analyses: MonotoneLoads,
+        ColumnSplit). By default: invariant if every operand is.
+      }],
+      "::imeta::Trend", "columnTrend",
+      (ins "::llvm::ArrayRef<::imeta::Trend>":$operands),
+      /*methodBody=*/[{}],
+      /*defaultImplementation=*/[{ return ::imeta::defaultColumnTrend(operands); }]>,
+    InterfaceMethod<[{
+        Whether the result is one more at each next column (the column plus
+        or minus invariant values), given whether each operand is
+        (`operandMovesByOne`) and the operands' trends. By default: no.
+      }],
+      "bool", "movesByOneColumn",
+      (ins "::llvm::function_ref<bool(unsigned)>":$operandMovesByOne,
+           "::llvm::ArrayRef<::imeta::Trend>":$operands),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return false; }]>,
   ];
 }
 

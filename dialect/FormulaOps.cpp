@@ -340,3 +340,13 @@ LogicalResult ClampOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, formatv("({0} > {1} ? {1} : {0})", atLeast,
                                 p.operand(*this, 2)));
 }
+
+//===----------------------------------------------------------------------===//
+// Column trends: the column itself rises by one a column.
+//===----------------------------------------------------------------------===//
+
+Trend ColIndexOp::columnTrend(ArrayRef<Trend>) { return Trend::up; }
+bool ColIndexOp::movesByOneColumn(function_ref<bool(unsigned)>,
+                                  ArrayRef<Trend>) {
+  return true;
+}

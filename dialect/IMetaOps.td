@@ -309,8 +309,8 @@ class IMeta_FormulaOp<string mnemonic, list<Trait> traits = [],
           traits)>;
 
 /// Base of the formula ops whose value depends on the point being computed.
-class IMeta_ContextOp<string mnemonic>
-    : IMeta_FormulaOp<mnemonic> {
+class IMeta_ContextOp<string mnemonic, list<string> overrides = []>
+    : IMeta_FormulaOp<mnemonic, [], overrides> {
   let results = (outs I32:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
@@ -340,7 +340,8 @@ def IMeta_RowOp : IMeta_ContextOp<"row"> {
   }];
 }
 
-def IMeta_ColIndexOp : IMeta_ContextOp<"col_index"> {
+def IMeta_ColIndexOp : IMeta_ContextOp<"col_index",
+    ["columnTrend", "movesByOneColumn"]> {
   let summary = "index of the current column of a `cols` field";
   let description = [{
     `%c = imeta.col_index : i32` becomes the column loop variable.

@@ -10,7 +10,8 @@
 // subtracting values of other trends, and multiplying or dividing
 // (truncating) by column-invariant values (`monotone`: the direction
 // depends on the sign). Ops with regions and list reads are not followed
-// (`none`): their values are not known at another column.
+// (`none`): their values are not known at another column. Each op says
+// how it varies (FormulaOpInterface::columnTrend, movesByOneColumn).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +23,6 @@
 #include "llvm/ADT/DenseMap.h"
 
 namespace imeta {
-
-/// How a value varies with the column. `monotone`: in one direction, not
-/// known which.
-enum class Trend { invariant, up, down, monotone, none };
 
 /// The trends of one formula's values, memoized.
 class ColumnTrends {
