@@ -539,10 +539,18 @@ std::string SpecEmitter::outputRows(PlannedOutput &out) {
 }
 
 LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
+  emitOutputTable(cs, plan);
+  if (failed(emitPrepare(cs, plan)))
+    return failure();
+  cs.blank();
+  emitCpuRun(cs, plan);
+  return success();
+}
+
+/// The path's output table (name, width, type, ratio set, scalar).
+void SpecEmitter::emitOutputTable(CodeStream &cs, PathPlan &plan) {
   std::string path = plan.path.getSymName().str();
   std::string bufs = buffersName(plan);
-  std::string ctx = ctxName(plan);
-
   // The output table.
   cs.line("const OutputInfo k{0}Outputs[{1}::kCount] = {{", pascal(path),
           bufs);
@@ -557,7 +565,14 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   cs.line("};");
   cs.blank();
 
-  {
+}
+
+/// prepare: input checks, host stage, shapes (and, with `fill`, the
+/// capacities); writes no output data.
+LogicalResult SpecEmitter::emitPrepare(CodeStream &cs, PathPlan &plan) {
+  std::string path = plan.path.getSymName().str();
+  std::string bufs = buffersName(plan);
+  std::string ctx = ctxName(plan);
   cs.line("/// Path `{0}`: input checks, host stage, shapes; with "
           "`fill`, also the",
           path);
@@ -576,6 +591,25 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   cs.line("if (Status s = setup_config(config, c); !s.ok) return s;");
   emitSetupInputs(cs, plan);
   cs.line("// Host stage.");
+  emitHostArrays(cs, plan);
+  emitHostReadsGuard(cs, plan);
+  if (failed(emitHostSteps(cs, plan)))
+    return failure();
+  emitRowStarts(cs, plan);
+  emitColumnChecks(cs, plan);
+  if (failed(emitRangeProof(cs, plan)))
+    return failure();
+  emitShapes(cs, plan);
+  emitDryRun(cs, plan);
+  cs.line("Status ok;");
+  cs.line("ok.proven = c.proven;");
+  cs.line("return ok;");
+  return success();
+}
+
+/// The host-stage arrays; on a GPU stage, those its kernel reads in the
+/// staging.
+void SpecEmitter::emitHostArrays(CodeStream &cs, PathPlan &plan) {
   // On a GPU stage, the arrays the kernel reads go straight into the
   // staging.
   const bool gpu = plan.path.getTarget() == Target::gpu;
@@ -594,9 +628,11 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     if (!inContext(op))
       cs.line("c.h_{0} = H.h_{0};", symName(op));
   }
-  emitHostReadsGuard(cs, plan);
-  if (failed(emitHostSteps(cs, plan)))
-    return failure();
+}
+
+/// Row starts of every row space: exclusive prefix sums of the counts.
+void SpecEmitter::emitRowStarts(CodeStream &cs, PathPlan &plan) {
+  const bool gpu = plan.path.getTarget() == Target::gpu;
   cs.line("// Row starts of every row space (exclusive prefix sums of the "
           "counts).");
   for (RowSpace &space : plan.rowSpaces) {
@@ -628,6 +664,10 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
     cs.line("H.rowstart_{0}[b * (N + 1) + N] = int32_t(acc);", name);
   }
 
+}
+
+/// A `cols` field's width is not negative, its live columns within it.
+void SpecEmitter::emitColumnChecks(CodeStream &cs, PathPlan &plan) {
   cs.line("// Columns: a row holds at most its field's width.");
   for (RowSpace &space : plan.rowSpaces)
     for (FieldOp field : space.fields) {
@@ -654,8 +694,12 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
               "'{3}'\");",
               liveAt, width, field.getSymName(), *field.getCols());
     }
-  if (failed(emitRangeProof(cs, plan)))
-    return failure();
+}
+
+/// Shapes, then capacities (nothing is recorded unless every buffer fits),
+/// then the shapes recorded.
+void SpecEmitter::emitShapes(CodeStream &cs, PathPlan &plan) {
+  std::string bufs = buffersName(plan);
   cs.line("// Shapes, then capacities: nothing is written unless every "
           "buffer fits.");
   cs.line("Buffer *buffers = out.begin();");
@@ -734,6 +778,11 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
             po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
                       : "0");
   }
+}
+
+/// Where the range proof failed: a dry run of the checked fills, so that a
+/// formula's failure leaves every buffer untouched.
+void SpecEmitter::emitDryRun(CodeStream &cs, PathPlan &plan) {
   if (!plan.rowSpaces.empty()) {
     cs.line("// Unproven: a dry run of the checked fills, so that a formula's "
             "failure");
@@ -752,11 +801,13 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
               "failure(describe(err, c.set));",
               fillName(plan, space));
   }
-  cs.line("Status ok;");
-  cs.line("ok.proven = c.proven;");
-  cs.line("return ok;");
-  }
-  cs.blank();
+}
+
+/// The path on the CPU: prepare, then every output written.
+void SpecEmitter::emitCpuRun(CodeStream &cs, PathPlan &plan) {
+  std::string path = plan.path.getSymName().str();
+  std::string bufs = buffersName(plan);
+  std::string ctx = ctxName(plan);
   cs.line("/// Path `{0}` on the CPU: prepare, then write every output.", path);
   CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
                                    "&config, const Sequences &seqs, {1} "
@@ -800,7 +851,6 @@ LogicalResult SpecEmitter::emitEntry(CodeStream &cs, PathPlan &plan) {
   cs.line("return fill_{0}_cpu(c, mode == FillMode::kChecked) ? st : "
           "failure(describe(H.err, c.set));",
           path);
-  return success();
 }
 
 void SpecEmitter::emitPublicEntries(CodeStream &cs, PathPlan &plan) {

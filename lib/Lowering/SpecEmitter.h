@@ -339,6 +339,15 @@ private:
   std::string outputRows(PlannedOutput &out);
 
   LogicalResult emitEntry(CodeStream &cs, PathPlan &plan);
+  // The parts of emitEntry (EmitHost.cpp), in the order they print.
+  void emitOutputTable(CodeStream &cs, PathPlan &plan);
+  LogicalResult emitPrepare(CodeStream &cs, PathPlan &plan);
+  void emitHostArrays(CodeStream &cs, PathPlan &plan);
+  void emitRowStarts(CodeStream &cs, PathPlan &plan);
+  void emitColumnChecks(CodeStream &cs, PathPlan &plan);
+  void emitShapes(CodeStream &cs, PathPlan &plan);
+  void emitDryRun(CodeStream &cs, PathPlan &plan);
+  void emitCpuRun(CodeStream &cs, PathPlan &plan);
   /// Sets `c.proven` in prepare: the batch's int32 proof (RangeProof.h).
   LogicalResult emitRangeProof(CodeStream &cs, PathPlan &plan);
 
