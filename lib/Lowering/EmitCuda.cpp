@@ -207,6 +207,15 @@ void SpecEmitter::emitStageTable(CodeStream &cu, InputOp in) {
 
 void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
                                unsigned gpuPath) {
+  emitKernel(cu, plan);
+  emitResidentThreads(cu, plan);
+  emitStageImpl(cu, plan, gpuPath);
+  emitStageEntries(cu, plan);
+}
+
+/// The path's one kernel: host-stage outputs copied (grid-strided), a
+/// resident list's changed rows written, then one CTA per sequence.
+void SpecEmitter::emitKernel(CodeStream &cu, PathPlan &plan) {
   // The inputs the kernel reads: the stage sends them, and a resident
   // one's changed rows the kernel writes first.
   const llvm::SetVector<Operation *> used = deviceInputs(plan);
@@ -293,6 +302,13 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
       cu.line("if (!{0}<false>(c, i, j0, step)) return;",
               fillName(plan, space));
   }
+}
+
+/// How many threads of the kernel the device holds at once, and where the
+/// kernel records a failure.
+void SpecEmitter::emitResidentThreads(CodeStream &cu, PathPlan &plan) {
+  std::string p = plan.path.getSymName().str();
+  std::string ctx = ctxName(plan);
   cu.blank();
   cu.line("/// Threads of the kernel the current device holds at once, in "
           "blocks of 256");
@@ -319,6 +335,15 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
   cu.line("constexpr size_t k{0}ErrorOffset = align16(sizeof({1}));",
           pascal(p), ctx);
   cu.blank();
+}
+
+/// stage_impl: prepare (arrays straight into the staging), the context
+/// with device addresses, the launch shape, optionally the copy.
+void SpecEmitter::emitStageImpl(CodeStream &cu, PathPlan &plan,
+                                unsigned gpuPath) {
+  const llvm::SetVector<Operation *> used = deviceInputs(plan);
+  std::string p = plan.path.getSymName().str();
+  std::string ctx = ctxName(plan);
   {
     CodeStream::Scope f(cu, formatv("static Status {0}_stage_impl(GpuStaging "
                                     "&s, const Config &config, const "
@@ -453,6 +478,12 @@ void SpecEmitter::emitCudaPath(CodeStream &cu, PathPlan &plan,
             p);
     cu.line("return st;");
   }
+}
+
+/// The public stage and pack, launch and check.
+void SpecEmitter::emitStageEntries(CodeStream &cu, PathPlan &plan) {
+  std::string p = plan.path.getSymName().str();
+  std::string ctx = ctxName(plan);
   cu.blank();
   cu.line("Status {0}_stage(GpuStaging &s, const Config &config, const "
           "Sequences &seqs, {1} &out, cudaStream_t stream, FillMode mode) {{ "

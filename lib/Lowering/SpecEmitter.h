@@ -366,6 +366,11 @@ private:
 
   /// `gpuPath`: the path's index among the GPU paths (its scratch slot).
   void emitCudaPath(CodeStream &cu, PathPlan &plan, unsigned gpuPath);
+  // The parts of emitCudaPath (EmitCuda.cpp), in the order they print.
+  void emitKernel(CodeStream &cu, PathPlan &plan);
+  void emitResidentThreads(CodeStream &cu, PathPlan &plan);
+  void emitStageImpl(CodeStream &cu, PathPlan &plan, unsigned gpuPath);
+  void emitStageEntries(CodeStream &cu, PathPlan &plan);
   void emitStageTable(CodeStream &cu, InputOp in);
 
   //===--------------------------------------------------------------------===//
