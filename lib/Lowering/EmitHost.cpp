@@ -134,106 +134,121 @@ void SpecEmitter::emitSetupInputs(CodeStream &cs, PathPlan &plan) {
   cs.line("const int64_t N = seqs.num_seqs;");
   cs.line("c.num_seqs = N;");
   cs.line("if (N < 0) return failure(\"sequences: num_seqs is negative\");");
-  for (auto in : specBody().getOps<InputOp>()) {
-    StringRef name = in.getSymName();
-    bool list = isa<ListType>(in.getType());
-    std::string rule = ruleSuffix(in.getRule());
-    std::optional<CodeStream::Scope> packed;
-    if (in.getResident()) {
-      emitSetupTable(cs, in, read.contains(in));
-      packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
-    }
-    if (in.getOptional()) {
-      if (list) {
-        cs.line("if (!seqs.{0}_offsets) H.zero_{0}.assign(N + 1, 0);", name);
-        cs.line("c.in_{0} = seqs.{0};", name);
-        cs.line("c.in_{0}_begin = seqs.{0}_offsets ? seqs.{0}_offsets : "
-                "H.zero_{0}.data();",
-                name);
-        cs.line("c.in_{0}_end = c.in_{0}_begin + 1;", name);
-      } else {
-        const char *t = in.getType().isInteger(1) ? "bool" : "int32_t";
-        cs.line("if (!seqs.{0} && H.zero_{0}_n < size_t(N > 0 ? N : 1)) {{ "
-                "H.zero_{0}_n = size_t(N > 0 ? N : 1); H.zero_{0}.reset(new "
-                "{1}[H.zero_{0}_n]()); }",
-                name, t);
-        cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : H.zero_{0}.get();", name);
-      }
-    } else {
-      if (list)
-        cs.line("if (N > 0 && (!seqs.{0}_offsets || (!seqs.{0} && "
-                "seqs.{0}_offsets[N] != 0))) return failure(\"sequences: "
-                "missing '{0}'{1}\");",
-                name, rule);
-      else
-        cs.line("if (N > 0 && !seqs.{0}) return failure(\"sequences: "
-                "missing '{0}'{1}\");",
-                name, rule);
-      cs.line("c.in_{0} = seqs.{0};", name);
-      if (list) {
-        cs.line("c.in_{0}_begin = seqs.{0}_offsets;", name);
-        cs.line("c.in_{0}_end = seqs.{0}_offsets + 1;", name);
-      }
-    }
+  for (auto in : specBody().getOps<InputOp>())
+    emitSetupInput(cs, in, read.contains(in));
+}
+
+/// One input: its pointers (a resident one's table, an optional one's
+/// zeros), then its checks.
+void SpecEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged) {
+  StringRef name = in.getSymName();
+  bool list = isa<ListType>(in.getType());
+  std::string rule = ruleSuffix(in.getRule());
+  std::optional<CodeStream::Scope> packed;
+  if (in.getResident()) {
+    emitSetupTable(cs, in, staged);
+    packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
+  }
+  if (in.getOptional()) {
     if (list) {
-      cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
-      {
-        CodeStream::Scope s(cs, formatv("if (!offsets_ok(off_{0}, N)) for "
-                                        "(int64_t i = 0; i < N; ++i)",
-                                        name)
-                                    .str());
-        cs.line("if (off_{0}[i + 1] < off_{0}[i] || (i == 0 && "
-                "off_{0}[0] != 0)) return failure(\"sequence \" + "
-                "std::to_string(i) + \": offsets of '{0}' must start at 0 "
-                "and not decrease\");",
-                name);
+      cs.line("if (!seqs.{0}_offsets) H.zero_{0}.assign(N + 1, 0);", name);
+      cs.line("c.in_{0} = seqs.{0};", name);
+      cs.line("c.in_{0}_begin = seqs.{0}_offsets ? seqs.{0}_offsets : "
+              "H.zero_{0}.data();",
+              name);
+      cs.line("c.in_{0}_end = c.in_{0}_begin + 1;", name);
+    } else {
+      const char *t = in.getType().isInteger(1) ? "bool" : "int32_t";
+      cs.line("if (!seqs.{0} && H.zero_{0}_n < size_t(N > 0 ? N : 1)) {{ "
+              "H.zero_{0}_n = size_t(N > 0 ? N : 1); H.zero_{0}.reset(new "
+              "{1}[H.zero_{0}_n]()); }",
+              name, t);
+      cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : H.zero_{0}.get();", name);
+    }
+  } else {
+    if (list)
+      cs.line("if (N > 0 && (!seqs.{0}_offsets || (!seqs.{0} && "
+              "seqs.{0}_offsets[N] != 0))) return failure(\"sequences: "
+              "missing '{0}'{1}\");",
+              name, rule);
+    else
+      cs.line("if (N > 0 && !seqs.{0}) return failure(\"sequences: "
+              "missing '{0}'{1}\");",
+              name, rule);
+    cs.line("c.in_{0} = seqs.{0};", name);
+    if (list) {
+      cs.line("c.in_{0}_begin = seqs.{0}_offsets;", name);
+      cs.line("c.in_{0}_end = seqs.{0}_offsets + 1;", name);
+    }
+  }
+  emitInputChecks(cs, in);
+}
+
+/// An input's checks: a list's offsets start at 0 and never decrease, its
+/// elements (or a scalar input) respect the declared minimum; each scan
+/// branch-free, the offending sequence looked for only on failure.
+void SpecEmitter::emitInputChecks(CodeStream &cs, InputOp in) {
+  StringRef name = in.getSymName();
+  bool list = isa<ListType>(in.getType());
+  std::string rule = ruleSuffix(in.getRule());
+  if (list) {
+    cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
+    {
+      CodeStream::Scope s(cs, formatv("if (!offsets_ok(off_{0}, N)) for "
+                                      "(int64_t i = 0; i < N; ++i)",
+                                      name)
+                                  .str());
+      cs.line("if (off_{0}[i + 1] < off_{0}[i] || (i == 0 && "
+              "off_{0}[0] != 0)) return failure(\"sequence \" + "
+              "std::to_string(i) + \": offsets of '{0}' must start at 0 "
+              "and not decrease\");",
+              name);
+    }
+    if (auto min = in.getMin()) {
+      // One branch-free pass for the elements' range (the range proof
+      // reads it); the offending element is looked for only on failure.
+      CodeStream::Scope s(cs, "");
+      cs.line("const int64_t total = N > 0 ? off_{0}[N] : 0;", name);
+      cs.line("const int32_t *const elems = c.in_{0};", name);
+      if (*min == 0) {
+        // Bound >= 0: the OR of every element, negative iff some element
+        // is, and for nonnegative elements an upper bound below twice the
+        // largest. Sixteen accumulator lanes, sixteen elements a step: the
+        // compiler keeps them in vector registers (four 4-wide ORs a step,
+        // none waiting on another), where the plain loop is a chain of
+        // dependent ORs.
+        cs.line("int32_t acc[16] = {};");
+        cs.line("int64_t k = 0;");
+        cs.line("for (; k + 16 <= total; k += 16)");
+        cs.line("  for (int u = 0; u < 16; ++u) acc[u] |= elems[k + u];");
+        cs.line("int32_t any = 0;");
+        cs.line("for (; k < total; ++k) any |= elems[k];");
+        cs.line("for (int u = 0; u < 16; ++u) any |= acc[u];");
+        cs.line("const bool lo_ok = any >= 0;");
+        cs.line("if (total > 0) {{ H.lo_{0} = 0; H.hi_{0} = any; }", name);
+      } else {
+        cs.line("int32_t lo = INT32_MAX, hi = INT32_MIN;");
+        cs.line("for (int64_t k = 0; k < total; ++k) { const int32_t v = "
+                "elems[k]; lo = v < lo ? v : lo; hi = v > hi ? v : hi; }");
+        cs.line("const bool lo_ok = lo >= {0};", *min);
+        cs.line("if (total > 0) {{ H.lo_{0} = lo; H.hi_{0} = hi; }", name);
       }
-      if (auto min = in.getMin()) {
-        // One branch-free pass for the elements' range (the range proof
-        // reads it); the offending element is looked for only on failure.
-        CodeStream::Scope s(cs, "");
-        cs.line("const int64_t total = N > 0 ? off_{0}[N] : 0;", name);
-        cs.line("const int32_t *const elems = c.in_{0};", name);
-        if (*min == 0) {
-          // Bound >= 0: the OR of every element, negative iff some element
-          // is, and for nonnegative elements an upper bound below twice the
-          // largest. Sixteen accumulator lanes, sixteen elements a step: the
-          // compiler keeps them in vector registers (four 4-wide ORs a step,
-          // none waiting on another), where the plain loop is a chain of
-          // dependent ORs.
-          cs.line("int32_t acc[16] = {};");
-          cs.line("int64_t k = 0;");
-          cs.line("for (; k + 16 <= total; k += 16)");
-          cs.line("  for (int u = 0; u < 16; ++u) acc[u] |= elems[k + u];");
-          cs.line("int32_t any = 0;");
-          cs.line("for (; k < total; ++k) any |= elems[k];");
-          cs.line("for (int u = 0; u < 16; ++u) any |= acc[u];");
-          cs.line("const bool lo_ok = any >= 0;");
-          cs.line("if (total > 0) {{ H.lo_{0} = 0; H.hi_{0} = any; }", name);
-        } else {
-          cs.line("int32_t lo = INT32_MAX, hi = INT32_MIN;");
-          cs.line("for (int64_t k = 0; k < total; ++k) { const int32_t v = "
-                  "elems[k]; lo = v < lo ? v : lo; hi = v > hi ? v : hi; }");
-          cs.line("const bool lo_ok = lo >= {0};", *min);
-          cs.line("if (total > 0) {{ H.lo_{0} = lo; H.hi_{0} = hi; }", name);
-        }
-        CodeStream::Scope bad(cs, "if (total > 0 && !lo_ok)");
-        cs.line("for (int64_t i = 0; i < N; ++i) for (int64_t k = "
-                "off_{0}[i]; k < off_{0}[i + 1]; ++k) if "
-                "(c.in_{0}[k] < {1}) return failure(\"sequence \" + "
-                "std::to_string(i) + \": {0}[\" + std::to_string(k - "
-                "off_{0}[i]) + \"] = \" + std::to_string(c.in_{0}[k]) "
-                "+ \" breaks {0} >= {1}{2}\");",
-                name, *min, rule);
-      }
-    } else if (auto min = in.getMin()) {
-      cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
-              "if (c.in_{0}[i] < {1}) "
-              "return failure(\"sequence \" + std::to_string(i) + \": {0} = "
-              "\" + std::to_string(c.in_{0}[i]) + \" breaks {0} >= "
-              "{1}{2}\");",
+      CodeStream::Scope bad(cs, "if (total > 0 && !lo_ok)");
+      cs.line("for (int64_t i = 0; i < N; ++i) for (int64_t k = "
+              "off_{0}[i]; k < off_{0}[i + 1]; ++k) if "
+              "(c.in_{0}[k] < {1}) return failure(\"sequence \" + "
+              "std::to_string(i) + \": {0}[\" + std::to_string(k - "
+              "off_{0}[i]) + \"] = \" + std::to_string(c.in_{0}[k]) "
+              "+ \" breaks {0} >= {1}{2}\");",
               name, *min, rule);
     }
+  } else if (auto min = in.getMin()) {
+    cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
+            "if (c.in_{0}[i] < {1}) "
+            "return failure(\"sequence \" + std::to_string(i) + \": {0} = "
+            "\" + std::to_string(c.in_{0}[i]) + \" breaks {0} >= "
+            "{1}{2}\");",
+            name, *min, rule);
   }
 }
 

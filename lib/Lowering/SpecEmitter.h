@@ -260,6 +260,10 @@ private:
 
   /// Points inputs at the caller's arrays and checks presence and bounds.
   void emitSetupInputs(CodeStream &cs, PathPlan &plan);
+  /// `staged`: a GPU path's kernel reads the input (its row bounds go
+  /// into the staging).
+  void emitSetupInput(CodeStream &cs, InputOp in, bool staged);
+  void emitInputChecks(CodeStream &cs, InputOp in);
   /// `staged`: the row bounds go into a GPU stage's staging (its kernel
   /// reads them).
   void emitSetupTable(CodeStream &cs, InputOp in, bool staged);
