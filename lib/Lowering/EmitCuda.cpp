@@ -396,68 +396,8 @@ void SpecEmitter::emitStageImpl(CodeStream &cu, PathPlan &plan,
     for (RowSpace &space : plan.rowSpaces)
       cu.line("dc.rowstart_{0} = pk.device_of(H.rowstart_{0});",
               space.count.getSymName());
-    for (auto in : specBody().getOps<InputOp>()) {
-      StringRef name = in.getSymName();
-      bool list = isa<ListType>(in.getType());
-      if (!used.contains(in)) {
-        cu.line("dc.in_{0} = nullptr;", name);
-        if (list)
-          cu.line("dc.in_{0}_begin = dc.in_{0}_end = nullptr;", name);
-        if (in.getResident())
-          cu.line("dc.pw_{0} = nullptr;", name);
-        continue;
-      }
-      if (list) {
-        std::optional<CodeStream::Scope> packed;
-        if (in.getResident()) {
-          emitStageTable(cu, in);
-          packed.emplace(cu, "else");
-        }
-        cu.line("const int64_t *const off_{0} = pk.put(H.c.in_{0}_begin, "
-                "size_t(N + 1));",
-                name);
-        cu.line("dc.in_{0}_begin = off_{0};", name);
-        cu.line("dc.in_{0}_end = off_{0} ? off_{0} + 1 : nullptr;", name);
-        cu.line("dc.in_{0} = pk.put(H.c.in_{0}, size_t(N ? "
-                "H.c.in_{0}_begin[N] : 0));",
-                name);
-      } else {
-        cu.line("dc.in_{0} = pk.put(H.c.in_{0}, size_t(N));", name);
-      }
-    }
-    cu.line("Buffer *buffers = out.begin();");
-    // Threads per block: the most (up to 256) with which a block of every
-    // sequence is resident at once, at least 128 (at N = 1024 decode's
-    // 256-thread blocks took two waves, each paying the chain of first
-    // loads; at N = 64, 128 threads took two steps per block-table row
-    // where 256 take one). Blocks per sequence: as many as fill the
-    // device's resident threads twice, and at most one per 4096 values of
-    // a row's columns: wide expansions fill the chip, narrow paths keep one
-    // block per sequence. The second wave takes up the imbalance between
-    // sequences (an expansion row's visible part, loads and arithmetic,
-    // costs more than its -1 padding): one wave left SMs idle behind the
-    // longest rows, four made the N = 64 blocks so short that each one's
-    // first loads dominated (bench/HISTORY.md).
-    cu.line("int64_t row_values = 0;");
-    for (auto [k, po] : llvm::enumerate(plan.outputs))
-      if (auto field = dyn_cast<FieldOp>(po.def); field && field.getCols())
-        cu.line("for (int32_t b = 0; b < buffers[{0}].buckets; ++b) "
-                "row_values += buffers[{0}].cols[b];",
-                k);
-    cu.line("const int64_t resident = {0}_resident_threads();", p);
-    cu.line("s.threads = unsigned(std::min<int64_t>(256, std::max<int64_t>("
-            "128, resident / s.max_seqs / 32 * 32)));");
-    cu.line("const int64_t blocks = resident / s.threads;");
-    cu.line("const int64_t fill_device = (2 * blocks + s.max_seqs - 1) / "
-            "s.max_seqs;");
-    cu.line("s.per_seq = unsigned(std::min<int64_t>(64, std::max<int64_t>(1, "
-            "std::min(fill_device, (row_values + 4095) / 4096))));");
-    for (auto [k, po] : llvm::enumerate(plan.outputs)) {
-      cu.line("dc.o_{0} = static_cast<{1} *>(buffers[{2}].data);", po.name,
-              elemType(po.isBool), k);
-      cu.line("dc.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
-      cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
-    }
+    emitStageInputs(cu, plan);
+    emitLaunchShape(cu, plan);
     cu.line("if (pk.overflow) return pk.full();");
     cu.line("std::memcpy(s.host, &dc, sizeof(dc));");
     cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
@@ -477,6 +417,81 @@ void SpecEmitter::emitStageImpl(CodeStream &cu, PathPlan &plan,
             "cuda_fail(\"{0}: staging copy\", e);",
             p);
     cu.line("return st;");
+  }
+}
+
+/// The inputs the kernel reads, into the staging (a resident list's row
+/// bounds and changed rows, a packed list's offsets and values); the
+/// others null.
+void SpecEmitter::emitStageInputs(CodeStream &cu, PathPlan &plan) {
+  const llvm::SetVector<Operation *> used = deviceInputs(plan);
+  for (auto in : specBody().getOps<InputOp>()) {
+    StringRef name = in.getSymName();
+    bool list = isa<ListType>(in.getType());
+    if (!used.contains(in)) {
+      cu.line("dc.in_{0} = nullptr;", name);
+      if (list)
+        cu.line("dc.in_{0}_begin = dc.in_{0}_end = nullptr;", name);
+      if (in.getResident())
+        cu.line("dc.pw_{0} = nullptr;", name);
+      continue;
+    }
+    if (list) {
+      std::optional<CodeStream::Scope> packed;
+      if (in.getResident()) {
+        emitStageTable(cu, in);
+        packed.emplace(cu, "else");
+      }
+      cu.line("const int64_t *const off_{0} = pk.put(H.c.in_{0}_begin, "
+              "size_t(N + 1));",
+              name);
+      cu.line("dc.in_{0}_begin = off_{0};", name);
+      cu.line("dc.in_{0}_end = off_{0} ? off_{0} + 1 : nullptr;", name);
+      cu.line("dc.in_{0} = pk.put(H.c.in_{0}, size_t(N ? "
+              "H.c.in_{0}_begin[N] : 0));",
+              name);
+    } else {
+      cu.line("dc.in_{0} = pk.put(H.c.in_{0}, size_t(N));", name);
+    }
+  }
+}
+
+/// The launch's shape (threads per block, blocks per sequence) and the
+/// output buffers' device addresses in the context.
+void SpecEmitter::emitLaunchShape(CodeStream &cu, PathPlan &plan) {
+  std::string p = plan.path.getSymName().str();
+  cu.line("Buffer *buffers = out.begin();");
+  // Threads per block: the most (up to 256) with which a block of every
+  // sequence is resident at once, at least 128 (at N = 1024 decode's
+  // 256-thread blocks took two waves, each paying the chain of first
+  // loads; at N = 64, 128 threads took two steps per block-table row
+  // where 256 take one). Blocks per sequence: as many as fill the
+  // device's resident threads twice, and at most one per 4096 values of
+  // a row's columns: wide expansions fill the chip, narrow paths keep one
+  // block per sequence. The second wave takes up the imbalance between
+  // sequences (an expansion row's visible part, loads and arithmetic,
+  // costs more than its -1 padding): one wave left SMs idle behind the
+  // longest rows, four made the N = 64 blocks so short that each one's
+  // first loads dominated (bench/HISTORY.md).
+  cu.line("int64_t row_values = 0;");
+  for (auto [k, po] : llvm::enumerate(plan.outputs))
+    if (auto field = dyn_cast<FieldOp>(po.def); field && field.getCols())
+      cu.line("for (int32_t b = 0; b < buffers[{0}].buckets; ++b) "
+              "row_values += buffers[{0}].cols[b];",
+              k);
+  cu.line("const int64_t resident = {0}_resident_threads();", p);
+  cu.line("s.threads = unsigned(std::min<int64_t>(256, std::max<int64_t>("
+          "128, resident / s.max_seqs / 32 * 32)));");
+  cu.line("const int64_t blocks = resident / s.threads;");
+  cu.line("const int64_t fill_device = (2 * blocks + s.max_seqs - 1) / "
+          "s.max_seqs;");
+  cu.line("s.per_seq = unsigned(std::min<int64_t>(64, std::max<int64_t>(1, "
+          "std::min(fill_device, (row_values + 4095) / 4096))));");
+  for (auto [k, po] : llvm::enumerate(plan.outputs)) {
+    cu.line("dc.o_{0} = static_cast<{1} *>(buffers[{2}].data);", po.name,
+            elemType(po.isBool), k);
+    cu.line("dc.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
+    cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
   }
 }
 

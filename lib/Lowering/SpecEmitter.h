@@ -374,6 +374,8 @@ private:
   void emitKernel(CodeStream &cu, PathPlan &plan);
   void emitResidentThreads(CodeStream &cu, PathPlan &plan);
   void emitStageImpl(CodeStream &cu, PathPlan &plan, unsigned gpuPath);
+  void emitStageInputs(CodeStream &cu, PathPlan &plan);
+  void emitLaunchShape(CodeStream &cu, PathPlan &plan);
   void emitStageEntries(CodeStream &cu, PathPlan &plan);
   void emitStageTable(CodeStream &cu, InputOp in);
 
