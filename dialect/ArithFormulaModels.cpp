@@ -306,11 +306,11 @@ LogicalResult cpp(arith::MulIOp op, CppFormulaPrinter &p) {
   return arithmetic(op, p, "*");
 }
 
-/// The quotient of a 32-bit division: by a divider where the enclosing
-/// code has one (multiply and shift), else the division.
+/// The quotient of a 32-bit division: by the divider `dv` where the
+/// enclosing code has one (multiply and shift), else the division.
 std::string quotient32(Operation *op, CppFormulaPrinter &p,
-                       const std::string &x, const std::string &y) {
-  std::string dv = p.divider(op->getOperand(1));
+                       const std::string &x, const std::string &y,
+                       const std::string &dv) {
   if (dv.empty())
     return formatv("{0} / {1}", x, y).str();
   if (std::string shared = p.stepQuotient(op); !shared.empty())
@@ -334,8 +334,9 @@ LogicalResult dividing(Operation *op, CppFormulaPrinter &p) {
       p.line(formatv("if ({0}{1} == INT32_MIN && {2} == -1) {3}", p.proven(op),
                      a, b, p.fail("kOverflow", op, "-int64_t(INT32_MIN)")));
     std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
-    bool prepared = !p.divider(op->getOperand(1)).empty();
-    std::string q = quotient32(op, p, x, y);
+    std::string dv = p.divider(op->getOperand(1));
+    bool prepared = !dv.empty();
+    std::string q = quotient32(op, p, x, y, dv);
     std::string expr =
         isa<arith::DivSIOp>(op) ? q
         : rem && prepared ? formatv("IMETA_REM32({0}, {1}, {2})", x, y, q).str()

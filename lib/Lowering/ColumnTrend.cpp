@@ -2,7 +2,6 @@
 
 #include "lib/Lowering/ColumnTrend.h"
 
-
 using namespace mlir;
 using namespace imeta;
 

@@ -33,21 +33,12 @@ llvm::SetVector<Operation *> SpecEmitter::deviceInputs(PathPlan &plan) {
 /// copies. The others stay on the host: no bytes for them in the copy.
 llvm::SmallPtrSet<Operation *, 16> SpecEmitter::deviceHostValues(PathPlan &plan) {
   llvm::SmallPtrSet<Operation *, 16> read;
-  auto note = [&](Operation *from, Attribute attr) {
-    attr.walk([&](FlatSymbolRefAttr sym) {
-      if (Operation *def = SymbolTable::lookupNearestSymbolFrom(
-              from->getParentOfType<SpecOp>(), sym.getAttr());
-          def && isHostValue(def))
-        read.insert(def);
-    });
-  };
   for (RowSpace &space : plan.rowSpaces) {
     read.insert(space.count);
     for (FieldOp field : space.fields)
-      field.walk([&](Operation *op) {
-        for (NamedAttribute a : op->getAttrs())
-          note(op, a.getValue());
-      });
+      for (Operation *dep : fieldDependencies(field))
+        if (isHostValue(dep))
+          read.insert(dep);
   }
   for (PlannedOutput &po : plan.outputs)
     if (isHostValue(po.def))

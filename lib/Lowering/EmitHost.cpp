@@ -445,24 +445,12 @@ static bool isFusible(Operation *op) {
   return cast<FieldOp>(op).getDomain() == Domain::seq;
 }
 
-/// Whether `op` names one of `sums` (a prefix sum read at any index, or
-/// its total, needs the whole sum first).
+/// Whether `op` reads one of `sums` (at any index, or its total: it needs
+/// the whole sum first).
 static bool readsAny(Operation *op,
                      const llvm::SmallPtrSetImpl<Operation *> &sums) {
-  auto spec = op->getParentOfType<SpecOp>();
-  WalkResult r = op->walk([&](Operation *inner) {
-    for (NamedAttribute a : inner->getAttrs()) {
-      WalkResult found = a.getValue().walk([&](FlatSymbolRefAttr sym) {
-        Operation *def = SymbolTable::lookupSymbolIn(spec, sym.getAttr());
-        return def && sums.contains(def) ? WalkResult::interrupt()
-                                         : WalkResult::advance();
-      });
-      if (found.wasInterrupted())
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return r.wasInterrupted();
+  return llvm::any_of(fieldDependencies(op),
+                      [&](Operation *dep) { return sums.contains(dep); });
 }
 
 LogicalResult SpecEmitter::emitHostSteps(CodeStream &cs, PathPlan &plan) {
