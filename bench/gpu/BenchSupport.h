@@ -1,7 +1,8 @@
 //===- BenchSupport.h - what the GPU benches share --------------*- C++ -*-===//
 //
-// A CUDA call that must succeed (else the bench exits naming it), the
-// host clock in microseconds and the median.
+// A CUDA call that must succeed (else the bench exits naming it), a
+// failure that ends the bench, the host clock in microseconds and the
+// median.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CUDA_OK(call)                                                          \
@@ -27,6 +29,12 @@
   } while (0)
 
 namespace imeta::bench {
+
+/// Ends the bench, naming what failed.
+[[noreturn]] inline void die(const std::string &what) {
+  std::fprintf(stderr, "%s\n", what.c_str());
+  std::exit(1);
+}
 
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -14,6 +14,7 @@
 #include "BenchSupport.h"
 #include "GeneratedInputs.h"
 #include "ResidentDecode.h"
+#include "StepCases.h"
 #include "StepStream.h"
 #include "deepinfer_v4_cuda.h"
 
@@ -23,41 +24,23 @@
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
+using bench::die;
 using bench::median;
 using bench::nowUs;
 
 namespace {
-
-void die(const std::string &what) {
-  std::fprintf(stderr, "%s\n", what.c_str());
-  std::exit(1);
-}
-
-ref::Config benchConfig() {
-  return ref::Config{/*blockSize=*/128, /*windowSize=*/128,
-                     /*swaBlockSize=*/160, /*maxModelLen=*/131072,
-                     /*maxNumBlocks=*/1024, {1}, {4}, false};
-}
 
 struct Row {
   double zos, bprime, zosBytes, bprimeBytes;
 };
 
 Row run(int64_t n, int64_t q, int64_t hist) {
-  ref::StepStreamOptions opt;
-  opt.numSeqs = n;
-  opt.q = q;
-  opt.maxHistory = hist;
-  opt.finishChance = 0.01;
-  opt.poolBlocks = 1 << 20;
-  opt.rows = int32_t(2 * n);
-  opt.seed = uint64_t(n * 10 + q);
-  opt.tables = false; // the engine's step has none: no copies in the caches
-  ref::StepStream stream(benchConfig(), opt);
+  const ref::StepStreamOptions opt = bench::stepStream(n, q, hist);
+  ref::StepStream stream(bench::stepConfig(), opt);
   ref::Table table("block_table", opt.rows, 1024, opt.poolBlocks);
   // Stand-ins for the device rows and staging: addresses only, never read.
   std::vector<int32_t> deviceRows(1);
-  baseline::ResidentDecode bprime(benchConfig(), opt.rows, 1024, n,
+  baseline::ResidentDecode bprime(bench::stepConfig(), opt.rows, 1024, n,
                                   /*onDevice=*/false);
 
   // Stand-ins for the output buffers, at the widest shape (pack checks
@@ -129,16 +112,7 @@ int main() {
               "bytes packed per step\n");
   std::printf("%5s %2s %7s %8s %8s %7s %9s %9s\n", "N", "q", "hist",
               "zos_pack", "b'_pack", "ratio", "bytes_zos", "bytes_b'");
-  struct Case {
-    int64_t n, q, hist;
-  };
-  std::vector<Case> cases;
-  for (int64_t n : {64, 256, 1024})
-    for (int64_t q : {1, 2})
-      cases.push_back({n, q, 131072});
-  cases.push_back({1024, 1, 4096});
-  cases.push_back({1024, 2, 4096});
-  for (const Case &c : cases) {
+  for (const bench::StepCase &c : bench::stepCases()) {
     Row r = run(c.n, c.q, c.hist);
     std::printf("%5lld %2lld %7lld %8.1f %8.1f %7.2f %9.0f %9.0f\n",
                 (long long)c.n, (long long)c.q, (long long)c.hist, r.zos,

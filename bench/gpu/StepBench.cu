@@ -31,6 +31,7 @@
 #include "BenchSupport.h"
 #include "GeneratedInputs.h"
 #include "ResidentDecode.h"
+#include "StepCases.h"
 #include "StepStream.h"
 #include "deepinfer_v4_cuda.h"
 #include "runtime/BufferSet.h"
@@ -45,6 +46,7 @@
 
 namespace gen = imeta_gen::deepinfer_v4;
 using namespace imeta;
+using bench::die;
 using bench::median;
 using bench::nowUs;
 
@@ -54,21 +56,10 @@ __global__ void emptyKernel() {}
 
 using ZosSet = runtime::BufferSet<gen::DecodeZosBuffers, gen::OutputInfo>;
 
-void die(const std::string &what) {
-  std::fprintf(stderr, "%s\n", what.c_str());
-  std::exit(1);
-}
-
-ref::Config benchConfig() {
-  return ref::Config{/*blockSize=*/128, /*windowSize=*/128,
-                     /*swaBlockSize=*/160, /*maxModelLen=*/131072,
-                     /*maxNumBlocks=*/1024, {1}, {4}, false};
-}
-
 /// Device buffers for decode_zos at the widest shape of N sequences of q.
 void allocate(ZosSet &set, int64_t n, int64_t q) {
   ref::Batch widest;
-  widest.config = benchConfig();
+  widest.config = bench::stepConfig();
   for (int64_t i = 0; i < n; ++i) {
     ref::Sequence s;
     s.seqlenQ = q;
@@ -127,20 +118,12 @@ struct Row {
 
 Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
         runtime::GraphLaunch &empty) {
-  ref::StepStreamOptions opt;
-  opt.numSeqs = n;
-  opt.q = q;
-  opt.maxHistory = hist;
-  opt.finishChance = 0.01;
-  opt.poolBlocks = 1 << 20;
-  opt.rows = int32_t(2 * n);
-  opt.seed = uint64_t(n * 10 + q);
-  opt.tables = false; // the engine's step has none: no copies in the caches
-  ref::StepStream stream_(benchConfig(), opt);
+  const ref::StepStreamOptions opt = bench::stepStream(n, q, hist);
+  ref::StepStream stream_(bench::stepConfig(), opt);
   runtime::DeviceResidentTable<gen::ListTable> table(
       "block_table", opt.rows, 1024, opt.poolBlocks);
   CUDA_OK(table.allocation());
-  baseline::ResidentDecode bprime(benchConfig(), opt.rows, 1024, n);
+  baseline::ResidentDecode bprime(bench::stepConfig(), opt.rows, 1024, n);
   CUDA_OK(bprime.status());
   ZosSet zosSet(gen::kDecodeZosOutputs), bSet(gen::kDecodeZosOutputs);
   allocate(zosSet, n, q);
@@ -279,16 +262,7 @@ int main() {
   std::printf("%5s %2s %7s %6s %6s %6s %6s %7s %8s %7s %8s %8s %6s\n", "N",
               "q", "hist", "floor", "zos", "pack", "(b')", "zos/b'", "(a)",
               "a/zos", "H2D_zos", "H2D_b'", "ids");
-  struct Case {
-    int64_t n, q, hist;
-  };
-  std::vector<Case> cases;
-  for (int64_t n : {64, 256, 1024})
-    for (int64_t q : {1, 2})
-      cases.push_back({n, q, 131072});
-  cases.push_back({1024, 1, 4096});
-  cases.push_back({1024, 2, 4096});
-  for (const Case &c : cases) {
+  for (const bench::StepCase &c : bench::stepCases()) {
     Row r = run(c.n, c.q, c.hist, stream, empty);
     std::printf("%5lld %2lld %7lld %6.1f %6.1f %6.1f %6.1f %7.2f %8.1f %7.1f "
                 "%8.0f %8.0f %6.0f\n",
