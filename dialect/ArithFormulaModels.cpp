@@ -34,7 +34,7 @@ LogicalResult overflowing(Operation *op, FormulaInterpreter &in) {
               : isa<arith::SubIOp>(op) ? __builtin_sub_overflow(a, b, &r)
                                        : __builtin_mul_overflow(a, b, &r);
   if (over)
-    return in.failWith(text::kOverflow64, op, "");
+    return in.failWith(text::kOverflow64, op);
   return in.set(op, r);
 }
 LogicalResult eval(arith::AddIOp op, FormulaInterpreter &in) {
@@ -51,9 +51,9 @@ LogicalResult eval(arith::MulIOp op, FormulaInterpreter &in) {
 LogicalResult dividing(Operation *op, FormulaInterpreter &in) {
   int64_t a = in.operand(op, 0), b = in.operand(op, 1);
   if (b == 0)
-    return in.failWith(text::kDivZero, op, "");
+    return in.failWith(text::kDivZero, op);
   if (a == INT64_MIN && b == -1)
-    return in.failWith(text::kOverflow64, op, "");
+    return in.failWith(text::kOverflow64, op);
   int64_t q = a / b, r = a % b;
   if (isa<arith::RemSIOp>(op))
     return in.set(op, r);

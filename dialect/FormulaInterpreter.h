@@ -39,12 +39,12 @@ public:
   /// Fails with `message`: the error the evaluator reports.
   virtual mlir::LogicalResult fail(const llvm::Twine &message) = 0;
   /// Fails with failure `kind` (runtime/ErrorRecord.inc's ErrorKind) of
-  /// `op`, in the words the generated code uses too (FailureText.h):
-  /// `what` an index missed or the empty set, the value (and length), the
-  /// width of an overflowing integer.
+  /// `op`, in the words the generated code uses too (FailureText.h): what
+  /// the op reads (FormulaOpInterface::getFailureSubject), the value (and
+  /// length), the width of an overflowing integer.
   mlir::LogicalResult failWith(int32_t kind, mlir::Operation *op,
-                               const std::string &what, int64_t value = 0,
-                               int64_t length = 0, int width = 64);
+                               int64_t value = 0, int64_t length = 0,
+                               int width = 64);
   /// Runs `block` at this point; `yielded` gets its terminator's operands.
   virtual mlir::LogicalResult
   runBlock(mlir::Block &block, llvm::SmallVectorImpl<int64_t> &yielded) = 0;

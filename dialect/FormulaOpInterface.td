@@ -52,6 +52,23 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
       (ins "::llvm::SmallVectorImpl<::mlir::FlatSymbolRefAttr> &":$deps),
       /*methodBody=*/[{}], /*defaultImplementation=*/[{ return; }]>,
     InterfaceMethod<[{
+        What the op's failures name beside its location: the list, prefix
+        sum or ratio set it reads ("'block_table'", "prefix sum 'cu_q'"),
+        in the evaluator's and the generated code's messages alike. By
+        default nothing.
+      }],
+      "std::string", "getFailureSubject", (ins),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return ""; }]>,
+    InterfaceMethod<[{
+        Whether the op reads a value that is the same at every row and
+        column of a sequence's bucket and cannot fail (a config parameter,
+        a scalar input, the ratio, a field computed by the host stage): a
+        loop over rows or columns computes it once before it. By default:
+        no.
+      }],
+      "bool", "isBucketInvariantRead", (ins),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return false; }]>,
+    InterfaceMethod<[{
         How the op's result varies with the column of a `cols` field, from
         its operands' trends (the column loop's analyses: MonotoneLoads,
         ColumnSplit). By default: invariant if every operand is.

@@ -18,12 +18,12 @@ using llvm::formatv;
 #include "dialect/FormulaOpInterface.cpp.inc"
 
 LogicalResult FormulaInterpreter::failWith(int32_t kind, Operation *op,
-                                           const std::string &what,
                                            int64_t value, int64_t length,
                                            int width) {
   return fail(text::imeta_failure_text(
-      kind, op->getName().getStringRef().str(), locationOf(op), what, value,
-      length, width, overflowSuffix()));
+      kind, op->getName().getStringRef().str(), locationOf(op),
+      cast<FormulaOpInterface>(op).getFailureSubject(), value, length, width,
+      overflowSuffix()));
 }
 
 std::string FormulaInterpreter::locationOf(Operation *op) {
@@ -67,8 +67,7 @@ LogicalResult LoadOp::evaluate(FormulaInterpreter &in) {
   const std::vector<int64_t> &xs = in.list(getInput());
   int64_t idx = in.operand(*this, 0);
   if (idx < 0 || idx >= int64_t(xs.size()))
-    return in.failWith(text::kOutOfRange, *this, "'" + getInput().str() + "'",
-                       idx, int64_t(xs.size()));
+    return in.failWith(text::kOutOfRange, *this, idx, int64_t(xs.size()));
   return in.set(*this, xs[idx]);
 }
 
@@ -79,14 +78,11 @@ LogicalResult GetOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, v);
 }
 
-/// Entry `idx` of prefix sum `sum`, for prefix_at and prefix_total.
+/// Entry `idx` of a prefix sum, for prefix_at and prefix_total.
 static LogicalResult sumEntry(Operation *op, FormulaInterpreter &in,
-                              FlatSymbolRefAttr sum, ArrayRef<int64_t> sums,
-                              int64_t idx) {
+                              ArrayRef<int64_t> sums, int64_t idx) {
   if (idx < 0 || idx >= int64_t(sums.size()))
-    return in.failWith(text::kOutOfRange, op,
-                       "prefix sum '" + sum.getValue().str() + "'", idx,
-                       int64_t(sums.size()));
+    return in.failWith(text::kOutOfRange, op, idx, int64_t(sums.size()));
   return in.set(op, sums[idx]);
 }
 
@@ -94,7 +90,7 @@ LogicalResult PrefixAtOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> sums;
   if (failed(in.sumEntries(getPrefixAttr(), sums)))
     return failure();
-  return sumEntry(*this, in, getPrefixAttr(), sums, in.operand(*this, 0));
+  return sumEntry(*this, in, sums, in.operand(*this, 0));
 }
 
 LogicalResult PrefixTotalOp::evaluate(FormulaInterpreter &in) {
@@ -103,18 +99,43 @@ LogicalResult PrefixTotalOp::evaluate(FormulaInterpreter &in) {
     return failure();
   if (sums.empty())
     return in.set(*this, 0); // an inclusive sum over no sequences
-  return sumEntry(*this, in, getPrefixAttr(), sums, int64_t(sums.size()) - 1);
+  return sumEntry(*this, in, sums, int64_t(sums.size()) - 1);
 }
 
 LogicalResult RatioMinOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> set = in.ratios(getSetAttr());
   if (set.empty())
-    return in.failWith(text::kEmptySet, *this, "'" + getSet().str() + "'");
+    return in.failWith(text::kEmptySet, *this);
   return in.set(*this, set.front());
 }
 
 LogicalResult RatioCountOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, int64_t(in.ratios(getSetAttr()).size()));
+}
+
+//===----------------------------------------------------------------------===//
+// Failure subjects and bucket-invariant reads
+//===----------------------------------------------------------------------===//
+
+std::string LoadOp::getFailureSubject() {
+  return ("'" + getInput() + "'").str();
+}
+std::string PrefixAtOp::getFailureSubject() {
+  return ("prefix sum '" + getPrefix() + "'").str();
+}
+std::string PrefixTotalOp::getFailureSubject() {
+  return ("prefix sum '" + getPrefix() + "'").str();
+}
+std::string RatioMinOp::getFailureSubject() {
+  return ("'" + getSet() + "'").str();
+}
+
+bool GetConfigOp::isBucketInvariantRead() { return true; }
+bool GetInputOp::isBucketInvariantRead() { return true; }
+bool RatioOp::isBucketInvariantRead() { return true; }
+bool GetOp::isBucketInvariantRead() {
+  return lookupSpecSymbol<FieldOp>(*this, getFieldAttr()).getDomain() !=
+         Domain::rows;
 }
 
 //===----------------------------------------------------------------------===//

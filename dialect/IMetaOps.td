@@ -301,11 +301,12 @@ def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
 
 /// Base of the ops a formula holds: pure, their meaning in
 /// FormulaOpInterface (implemented in FormulaOps.cpp).
-/// `reads`: the op overrides getFieldDependencies (it reads a field).
+/// `overrides`: the interface's methods with a default that the op
+/// implements (getFieldDependencies where it reads a field, ...).
 class IMeta_FormulaOp<string mnemonic, list<Trait> traits = [],
-                      list<string> reads = []>
+                      list<string> overrides = []>
     : IMeta_Op<mnemonic, !listconcat([Pure,
-          DeclareOpInterfaceMethods<IMeta_FormulaOpInterface, reads>],
+          DeclareOpInterfaceMethods<IMeta_FormulaOpInterface, overrides>],
           traits)>;
 
 /// Base of the formula ops whose value depends on the point being computed.
@@ -348,7 +349,7 @@ def IMeta_ColIndexOp : IMeta_ContextOp<"col_index",
   }];
 }
 
-def IMeta_RatioOp : IMeta_ContextOp<"ratio"> {
+def IMeta_RatioOp : IMeta_ContextOp<"ratio", ["isBucketInvariantRead"]> {
   let summary = "the ratio n of the current bucket";
   let description = [{
     Valid in fields and rules declared `over` a ratio set.
@@ -364,7 +365,8 @@ def IMeta_NumSeqsOp : IMeta_FormulaOp<"num_seqs"> {
 }
 
 def IMeta_GetConfigOp : IMeta_FormulaOp<"get_config", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["isBucketInvariantRead"]> {
   let summary = "the value of a scalar config parameter";
   let description = [{ `%B = imeta.get_config @block_size : i32` }];
   let arguments = (ins FlatSymbolRefAttr:$param);
@@ -373,7 +375,8 @@ def IMeta_GetConfigOp : IMeta_FormulaOp<"get_config", [
 }
 
 def IMeta_GetInputOp : IMeta_FormulaOp<"get_input", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["isBucketInvariantRead"]> {
   let summary = "the current sequence's value of a scalar input";
   let description = [{ `%q = imeta.get_input @seqlen_q : i32` }];
   let arguments = (ins FlatSymbolRefAttr:$input);
@@ -382,7 +385,8 @@ def IMeta_GetInputOp : IMeta_FormulaOp<"get_input", [
 }
 
 def IMeta_LoadOp : IMeta_FormulaOp<"load", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFailureSubject"]> {
   let summary = "an element of the current sequence's list input";
   let description = [{
     Reading outside the list is an error naming the list and sequence.
@@ -405,7 +409,7 @@ def IMeta_LengthOp : IMeta_FormulaOp<"length", [
 
 def IMeta_GetOp : IMeta_FormulaOp<"get", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["getFieldDependencies"]> {
+    ["getFieldDependencies", "isBucketInvariantRead"]> {
   let summary = "another field's value at the current point";
   let description = [{
     Reads a flat field at the current sequence (a `seq` field), the current
@@ -422,7 +426,7 @@ def IMeta_GetOp : IMeta_FormulaOp<"get", [
 
 def IMeta_PrefixAtOp : IMeta_FormulaOp<"prefix_at", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["getFieldDependencies"]> {
+    ["getFieldDependencies", "getFailureSubject"]> {
   let summary = "an entry of a prefix sum, read with a stated convention";
   let description = [{
     The stated convention must be the sum's own. For an exclusive sum,
@@ -442,7 +446,7 @@ def IMeta_PrefixAtOp : IMeta_FormulaOp<"prefix_at", [
 
 def IMeta_PrefixTotalOp : IMeta_FormulaOp<"prefix_total", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["getFieldDependencies"]> {
+    ["getFieldDependencies", "getFailureSubject"]> {
   let summary = "the total of a prefix sum (its last entry)";
   let description = [{
     `%t = imeta.prefix_total @cu_compressed_seqlens_k : i32`
@@ -453,7 +457,8 @@ def IMeta_PrefixTotalOp : IMeta_FormulaOp<"prefix_total", [
 }
 
 def IMeta_RatioMinOp : IMeta_FormulaOp<"ratio_min", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFailureSubject"]> {
   let summary = "the smallest ratio of a set (an error if it is empty)";
   let description = [{ `%r0 = imeta.ratio_min @ca_ratios : i32` }];
   let arguments = (ins FlatSymbolRefAttr:$set);

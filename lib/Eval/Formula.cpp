@@ -56,7 +56,7 @@ public:
       int64_t lo = width == 1 ? 0 : -(int64_t(1) << (width - 1));
       int64_t hi = width == 1 ? 1 : (int64_t(1) << (width - 1)) - 1;
       if (v < lo || v > hi)
-        return failWith(text::kOverflow, op, "", v, 0, int(width));
+        return failWith(text::kOverflow, op, v, 0, int(width));
     }
     values[op->getResult(0)] = v;
     return success();

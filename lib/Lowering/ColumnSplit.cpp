@@ -1,6 +1,7 @@
 //===- ColumnSplit.cpp - a row's columns split where a branch turns -------===//
 
 #include "lib/Lowering/ColumnSplit.h"
+#include "lib/Lowering/ColumnInvariants.h"
 #include "lib/Lowering/ColumnTrend.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,9 +54,7 @@ std::optional<ColumnSplit> imeta::columnSplit(FieldOp field) {
       below.push_back(&branch.getThenRegion().front());
   for (Block *block : below)
     for (Operation &op : *block)
-      if (isa<arith::DivSIOp, arith::RemSIOp>(op) &&
-          op.getResult(0).getType().isInteger(32) &&
-          trends.of(op.getOperand(0)) != Trend::none)
+      if (isDivision32(&op) && trends.of(op.getOperand(0)) != Trend::none)
         split->divisions.push_back(&op);
   return split;
 }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Lowering/ColumnInvariants.h"
 #include "lib/Lowering/ColumnSplit.h"
 #include "lib/Lowering/ColumnTrend.h"
 #include "lib/Lowering/MonotoneLoads.h"
@@ -31,41 +32,31 @@ static LoadOp columnCopy(FieldOp field) {
   return load;
 }
 
-/// Before a `cols` field's column loop: the reads its formula makes that
-/// are the same at every column and row of the bucket, once (stores to the
-/// row would otherwise force their reloads), and a divider for each 32-bit
-/// division by one of them that is not a config value or a ratio (those
-/// are the context's, made once per step by the stage). Records both in
-/// `scope`.
+/// Before a `cols` field's column loop: its bucket-invariant reads and
+/// the dividers it prepares (ColumnInvariants.h), recorded in `scope`.
 static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
                                   FieldOp field, FormulaScope &scope) {
-  field.walk([&](Operation *op) {
-    if (isLoopInvariantRead(op) && !scope.hoisted.count(op->getResult(0)))
+  ColumnInvariants invariants = columnInvariants(field);
+  for (Operation *op : invariants.reads)
+    if (!scope.hoisted.count(op->getResult(0)))
       scope.hoisted[op->getResult(0)] = emitHoisted(cs, st, op, scope);
-  });
   unsigned nextDivider = 0;
-  field.walk([&](Operation *op) {
-    if (!isa<arith::DivSIOp, arith::RemSIOp>(op) ||
-        op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
-      return;
-    Value divisor = op->getOperand(1);
-    // A config value's or ratio's divider is read from the context in
-    // place. A scalar field's is copied out of the context once (read
+  for (Value divisor : invariants.loopDividers) {
+    if (scope.dividers.count(divisor))
+      continue;
+    // A scalar field's divider is copied out of the context once (read
     // through the ratio map, it would be reloaded at every use); made here
     // per warp, it slowed the expansions (bench/HISTORY.md).
     std::string fromContext = contextDivider(st, scope, divisor);
-    if (!fromContext.empty() && !divisor.getDefiningOp<GetOp>())
-      return;
-    auto it = scope.hoisted.find(divisor);
-    if (it == scope.hoisted.end() || scope.dividers.count(divisor))
-      return;
     std::string name = formatv("dv{0}", nextDivider++).str();
     cs.line("const imeta_divider {0} = {1};", name,
             fromContext.empty()
-                ? formatv("imeta_make_divider({0})", it->second).str()
+                ? formatv("imeta_make_divider({0})",
+                          scope.hoisted.lookup(divisor))
+                      .str()
                 : fromContext);
     scope.dividers[divisor] = name;
-  });
+  }
 }
 
 /// In a column loop's row block (`rowCs`): the row's last column below

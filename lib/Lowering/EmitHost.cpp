@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/SpecEmitter.h"
+#include "lib/Transforms/HostPasses.h"
 
 #include <set>
 
@@ -434,25 +435,6 @@ LogicalResult SpecEmitter::emitHostStep(CodeStream &cs, Operation *op,
   return success();
 }
 
-/// Whether a host step can join the one loop over sequences: a per-sequence
-/// field or rule (each reads its own sequence's values), or a prefix sum
-/// (entry i needs entries up to i).
-static bool isFusible(Operation *op) {
-  if (isa<PrefixSumOp>(op))
-    return true;
-  if (auto rule = dyn_cast<RequireOp>(op))
-    return rule.getDomain() == Domain::seq;
-  return cast<FieldOp>(op).getDomain() == Domain::seq;
-}
-
-/// Whether `op` reads one of `sums` (at any index, or its total: it needs
-/// the whole sum first).
-static bool readsAny(Operation *op,
-                     const llvm::SmallPtrSetImpl<Operation *> &sums) {
-  return llvm::any_of(fieldDependencies(op),
-                      [&](Operation *dep) { return sums.contains(dep); });
-}
-
 LogicalResult SpecEmitter::emitHostSteps(CodeStream &cs, PathPlan &plan) {
   std::vector<std::string> ruleMessages;
   auto emitOne = [&](Operation *op) -> LogicalResult {
@@ -464,20 +446,11 @@ LogicalResult SpecEmitter::emitHostSteps(CodeStream &cs, PathPlan &plan) {
               numBuckets(getRatios(op)));
     return success();
   };
-  for (size_t k = 0; k < plan.host.size();) {
-    // The run of steps from k that one loop over sequences computes.
-    size_t end = k;
-    llvm::SmallPtrSet<Operation *, 4> sums;
-    while (end < plan.host.size() && isFusible(plan.host[end].op) &&
-           !readsAny(plan.host[end].op, sums)) {
-      if (isa<PrefixSumOp>(plan.host[end].op))
-        sums.insert(plan.host[end].op);
-      ++end;
-    }
-    if (end - k < 2) {
+  for (HostPass pass : hostPasses(plan)) {
+    auto [k, end] = std::pair(pass.begin, pass.end);
+    if (!pass.fused()) {
       if (failed(emitOne(plan.host[k].op)))
         return failure();
-      k = std::max(end, k + 1);
       continue;
     }
     // One pass computes and checks them all; where anything fails, the
@@ -513,7 +486,6 @@ LogicalResult SpecEmitter::emitHostSteps(CodeStream &cs, PathPlan &plan) {
         if (failed(emitOne(plan.host[j].op)))
           return failure();
     }
-    k = end;
   }
   return success();
 }

@@ -1,6 +1,7 @@
 //===- FormulaEmitter.cpp - a field or rule body as C++ -------------------===//
 
 #include "lib/Lowering/FormulaEmitter.h"
+#include "lib/Lowering/ColumnInvariants.h"
 #include "dialect/IMetaSymbols.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -14,17 +15,9 @@ unsigned EmitterState::site(Operation *op) {
   auto [it, inserted] = siteOf.try_emplace(op, sites.size());
   if (!inserted)
     return it->second;
-  Site site{op->getName().getStringRef().str(), "", ""};
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    site.at = formatv(" at {0}:{1}:{2}", loc.getFilename().getValue(),
-                      loc.getLine(), loc.getColumn());
-  if (auto load = dyn_cast<LoadOp>(op))
-    site.what = ("'" + load.getInput() + "'").str();
-  else if (auto at = dyn_cast<PrefixAtOp>(op))
-    site.what = ("prefix sum '" + at.getPrefix() + "'").str();
-  else if (auto min = dyn_cast<RatioMinOp>(op))
-    site.what = ("'" + min.getSet() + "'").str();
-  sites.push_back(std::move(site));
+  sites.push_back({op->getName().getStringRef().str(),
+                   FormulaInterpreter::locationOf(op),
+                   cast<FormulaOpInterface>(op).getFailureSubject()});
   return sites.size() - 1;
 }
 
@@ -201,13 +194,6 @@ private:
 };
 } // namespace
 
-bool imeta::isLoopInvariantRead(Operation *op) {
-  if (auto get = dyn_cast<GetOp>(op))
-    return lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()).getDomain() !=
-           Domain::rows;
-  return isa<GetConfigOp, GetInputOp, RatioOp>(op);
-}
-
 std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
                                   Value divisor) {
   Operation *def = divisor.getDefiningOp();
@@ -237,8 +223,7 @@ bool imeta::isScalarDivisor(FieldOp field) {
   if (field.getDomain() != Domain::scalar)
     return false;
   WalkResult found = field->getParentOp()->walk([&](Operation *op) {
-    if (!isa<arith::DivSIOp, arith::RemSIOp>(op) ||
-        op->getResult(0).getType().getIntOrFloatBitWidth() != 32)
+    if (!isDivision32(op))
       return WalkResult::advance();
     auto get = op->getOperand(1).getDefiningOp<GetOp>();
     return get && get.getField() == field.getSymName()

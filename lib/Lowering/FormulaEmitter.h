@@ -109,11 +109,6 @@ mlir::LogicalResult emitSlice(CodeStream &cs, EmitterState &st,
                               const FormulaScope &scope,
                               llvm::SmallVectorImpl<std::string> &names);
 
-/// Whether `op` can be computed once before a loop over columns: a read
-/// of the config, an input or a host-stage value (no operands, cannot
-/// fail, the same at every column and row of a sequence's bucket).
-bool isLoopInvariantRead(mlir::Operation *op);
-
 /// The context's divider for `divisor` where it is a config value, the
 /// point's ratio or a scalar field (made once per step by a GPU path's
 /// stage: `c.dv_cfg_X`, `c.dv_set[s][b]`, `c.dv_h_X[b]`); "" otherwise.

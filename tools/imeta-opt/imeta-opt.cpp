@@ -1,12 +1,14 @@
 //===- imeta-opt.cpp - mlir-opt for imeta specs ---------------------------===//
 //
 // Parses, verifies and round-trips specs and runs imeta passes (plus the
-// generic canonicalize/cse), for lit tests.
+// generic canonicalize/cse), and reports the lowering's analyses
+// (test/lib), for lit tests.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialect/IMetaDialect.h"
 #include "lib/Transforms/Passes.h"
+#include "test/lib/TestPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -18,6 +20,7 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   imeta::registerIMetaPasses();
+  imeta::test::registerTestPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "imeta spec optimizer driver\n", registry));
 }

@@ -1,0 +1,29 @@
+//===- ColumnInvariants.cpp - what a column loop computes before it -------===//
+
+#include "lib/Lowering/ColumnInvariants.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace imeta;
+
+bool imeta::isDivision32(Operation *op) {
+  return isa<arith::DivSIOp, arith::RemSIOp>(op) &&
+         op->getResult(0).getType().isInteger(32);
+}
+
+ColumnInvariants imeta::columnInvariants(FieldOp field) {
+  ColumnInvariants found;
+  field.walk([&](FormulaOpInterface op) {
+    if (op.isBucketInvariantRead())
+      found.reads.insert(op);
+  });
+  field.walk([&](Operation *op) {
+    if (!isDivision32(op))
+      return;
+    Operation *def = op->getOperand(1).getDefiningOp();
+    if (def && found.reads.contains(def) && !isa<GetConfigOp, RatioOp>(def))
+      found.loopDividers.insert(op->getOperand(1));
+  });
+  return found;
+}
