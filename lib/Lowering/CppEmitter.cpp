@@ -1,18 +1,92 @@
-//===- CppEmitter.cpp - a spec as C++ and CUDA source files ---------------===//
+//===- CppEmitter.cpp - a spec's generated files ---------------------------===//
 //
-// Three files per spec: the public header (config and sequence structs, the
-// buffer set of each path, entry points), the implementation header (one
-// context struct per path and the fused fill function of each row space,
-// `IMETA_HD` so that CUDA kernels call the same code), and the host source
-// (input checks, ratio sets, the host stage, shapes, the CPU fill loop);
-// for GPU paths the CUDA pair, and the tools' driver.
+// Plans each path, fixes the layout every file names (SpecLayout.h), then
+// prints each file by its emitter: the fills first, whose failure sites
+// the host source's tables list.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/CppEmitter.h"
-#include "lib/Lowering/SpecEmitter.h"
+#include "lib/Lowering/EmitCuda.h"
+#include "lib/Lowering/EmitDriver.h"
+#include "lib/Lowering/EmitFill.h"
+#include "lib/Lowering/EmitHeader.h"
+#include "lib/Lowering/EmitHost.h"
 
-mlir::FailureOr<imeta::GeneratedFiles> imeta::emitSpec(SpecOp spec) {
-  emit::SpecEmitter emitter(spec);
-  return emitter.run();
+using namespace mlir;
+using namespace imeta;
+using namespace imeta::emit;
+
+/// Runs `print` on a CodeStream into `out`.
+template <typename Fn>
+static LogicalResult printTo(std::string &out, Fn print) {
+  llvm::raw_string_ostream os(out);
+  CodeStream cs(os);
+  return print(cs);
+}
+
+FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec) {
+  std::vector<PathPlan> plans;
+  for (auto path : spec.getBody().front().getOps<PathOp>()) {
+    FailureOr<PathPlan> plan = planPath(path);
+    if (failed(plan))
+      return failure();
+    plans.push_back(std::move(*plan));
+  }
+  const SpecLayout layout(spec, std::move(plans));
+  EmitterState st(layout.naming());
+  FillEmitter fills(layout, st);
+  HostEmitter host(layout, st);
+
+  GeneratedFiles files;
+  files.baseName = layout.base();
+  std::string implBody, hostBody;
+  if (failed(printTo(implBody, [&](CodeStream &cs) {
+        for (const PathPlan &plan : layout.plans())
+          if (failed(fills.emitFills(cs, plan)))
+            return failure();
+        return success();
+      })) ||
+      failed(printTo(hostBody, [&](CodeStream &cs) {
+        for (const PathPlan &plan : layout.plans()) {
+          if (failed(host.emitEntry(cs, plan)))
+            return failure();
+          host.emitPublicEntries(cs, plan);
+        }
+        return success();
+      })))
+    return failure();
+  (void)printTo(files.header, [&](CodeStream &cs) {
+    HeaderEmitter(layout).emit(cs);
+    return success();
+  });
+  (void)printTo(files.impl, [&](CodeStream &cs) {
+    fills.emitPrologue(cs);
+    cs.raw(implBody);
+    cs.line("}  // namespace detail");
+    cs.line("}  // namespace {0}", layout.ns());
+    return success();
+  });
+  (void)printTo(files.source, [&](CodeStream &cs) {
+    host.emitPrologue(cs);
+    host.emitCpuFills(cs);
+    cs.raw(hostBody);
+    host.emitTables(cs);
+    cs.line("std::string detail::describe_error(const ErrorRecord &e, "
+            "const int32_t (*sets)[kMaxRatios]) { return describe(e, sets); "
+            "}");
+    cs.line("}  // namespace {0}", layout.ns());
+    return success();
+  });
+  (void)printTo(files.driver, [&](CodeStream &cs) {
+    DriverEmitter(layout).emit(cs);
+    return success();
+  });
+  if (layout.hasGpuPath()) {
+    llvm::raw_string_ostream hs(files.cudaHeader), cus(files.cudaSource);
+    CodeStream h(hs), cu(cus);
+    if (failed(CudaEmitter(layout, st).emit(h, cu)))
+      return failure();
+  }
+  return files;
 }

@@ -14,7 +14,10 @@
 #include "lib/Lowering/ColumnSplit.h"
 #include "lib/Lowering/ColumnTrend.h"
 #include "lib/Lowering/MonotoneLoads.h"
-#include "lib/Lowering/SpecEmitter.h"
+#include "lib/Lowering/EmitFill.h"
+
+using namespace mlir;
+using llvm::formatv;
 
 namespace imeta::emit {
 
@@ -288,11 +291,11 @@ static LogicalResult emitBelowSplit(
   return values(StepQuotients());
 }
 
-std::string SpecEmitter::liveColumns(FieldOp field,
+std::string FillEmitter::liveColumns(FieldOp field,
                                      const FormulaScope &scope) {
-  FieldOp live = liveField(field);
+  FieldOp live = L.liveField(field);
   if (!live)
-    return columnCount(field, scope);
+    return L.columnCount(field, scope);
   if (!live.getRatiosAttr())
     return "hs_" + live.getSymName().str();
   return formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
@@ -300,14 +303,14 @@ std::string SpecEmitter::liveColumns(FieldOp field,
       .str();
 }
 
-LogicalResult SpecEmitter::emitColumnField(CodeStream &cs, PathPlan &plan,
+LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
                                            SpaceLoops &sp, FieldOp field) {
   commentFormula(cs, field);
   std::optional<CodeStream::Scope> bucketScope, guard;
   openBuckets(cs, sp, field, bucketScope, guard);
   FormulaScope scope = scopeOf(sp, field);
   cs.line("const int64_t cols = {0};", liveColumns(field, scope));
-  const PlannedOutput *out = outputOf(plan, field);
+  const PlannedOutput *out = L.outputOf(plan, field);
   if (out)
     cs.line("const int64_t width = c.o_{0}_width;", out->name);
   // Loads indexed by the column itself, on every column: one bounds

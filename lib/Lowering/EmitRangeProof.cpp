@@ -5,28 +5,31 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Lowering/SpecEmitter.h"
+#include "lib/Lowering/EmitHost.h"
+
+using namespace mlir;
+using llvm::formatv;
 
 namespace imeta::emit {
 
-LogicalResult SpecEmitter::emitRangeProof(CodeStream &cs, PathPlan &plan) {
+LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) {
   cs.line("// Range proof: with every i32 value of the fills in range for "
           "this batch,");
   cs.line("// they run in 32 bits without overflow checks.");
   cs.line("c.proven = false;");
   CodeStream::Scope proof(cs, "if (fill && mode == FillMode::kAuto)");
   cs.line("bool ok = true;");
-  st.rangeLeaves.clear();
+  llvm::StringMap<std::string> leaves;
   llvm::DenseMap<Operation *, std::string> fieldRange;
   auto hostArray = [&](Operation *op) {
     return formatv("r_span(c.h_{0}, {1} * {2})", symName(op),
-                   numBuckets(getRatios(op)), hostLength(op))
+                   L.numBuckets(getRatios(op)), L.hostLength(op))
         .str();
   };
   auto rowsField = [&](FieldOp f) { return fieldRange.lookup(f); };
-  for (RowSpace &space : plan.rowSpaces) {
-    std::string count = space.count.getSymName().str();
-    std::string buckets = numBuckets(space.count.getRatiosAttr());
+  for (const RowSpace &space : plan.rowSpaces) {
+    std::string count = FieldOp(space.count).getSymName().str();
+    std::string buckets = L.numBuckets(FieldOp(space.count).getRatiosAttr());
     // Rows j of a sequence: [0, max count); rows r of the batch:
     // [0, the largest bucket's total).
     cs.line("const Range rj_{0} = r_index(r_span(c.h_{0}, {1} * N).hi);",
@@ -50,6 +53,7 @@ LogicalResult SpecEmitter::emitRangeProof(CodeStream &cs, PathPlan &plan) {
       }
       scope.rowsField = rowsField;
       scope.hostArray = hostArray;
+      scope.leaves = &leaves;
       cs.line("// {0}", field.getSymName());
       std::string result;
       if (failed(emitRangeFormula(cs, st, field.getBody(), scope, result)))

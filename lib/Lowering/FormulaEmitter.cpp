@@ -2,6 +2,7 @@
 
 #include "lib/Lowering/FormulaEmitter.h"
 #include "lib/Lowering/ColumnInvariants.h"
+#include "lib/Lowering/RangeProof.h"
 #include "dialect/IMetaSymbols.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -11,49 +12,62 @@ using namespace mlir;
 using namespace imeta;
 using llvm::formatv;
 
-unsigned EmitterState::site(Operation *op) {
-  auto [it, inserted] = siteOf.try_emplace(op, sites.size());
-  if (!inserted)
-    return it->second;
-  sites.push_back({op->getName().getStringRef().str(),
-                   FormulaInterpreter::locationOf(op),
-                   cast<FormulaOpInterface>(op).getFailureSubject()});
-  return sites.size() - 1;
+FormulaNaming::FormulaNaming(SpecOp spec)
+    : lists(analyzeListDependence(spec)) {
+  for (Operation &op : spec.getBody().front())
+    if (isa<RatiosOp, RatioUnionOp>(op))
+      sets.push_back(FlatSymbolRefAttr::get(spec.getContext(),
+                                            SymbolTable::getSymbolName(&op)));
 }
 
-std::string imeta::failRatioArgs(EmitterState &st, const FormulaScope &scope) {
+unsigned FormulaNaming::setId(FlatSymbolRefAttr set) const {
+  auto it = llvm::find(sets, set);
+  if (it == sets.end())
+    llvm::report_fatal_error("imeta: no ratio set " + set.getValue());
+  return it - sets.begin();
+}
+
+unsigned EmitterState::site(Operation *op) {
+  auto [it, inserted] = siteOf.try_emplace(op, siteList.size());
+  if (!inserted)
+    return it->second;
+  siteList.push_back({op->getName().getStringRef().str(),
+                      FormulaInterpreter::locationOf(op),
+                      cast<FormulaOpInterface>(op).getFailureSubject()});
+  return siteList.size() - 1;
+}
+
+unsigned EmitterState::owner(StringRef name) {
+  ownerList.push_back(name.str());
+  return ownerList.size() - 1;
+}
+
+std::string EmitterState::newTemp() {
+  return formatv("t{0}", nextTemp++).str();
+}
+
+std::string imeta::failRatioArgs(const EmitterState &st,
+                                 const FormulaScope &scope) {
   if (!scope.ratios)
     return "-1, 0";
   return formatv("{0}, {1}", st.setId(scope.ratios), scope.bucket).str();
 }
 
-unsigned EmitterState::owner(StringRef name) {
-  owners.push_back(name.str());
-  return owners.size() - 1;
-}
-
-unsigned EmitterState::setId(FlatSymbolRefAttr set) {
-  auto it = llvm::find(ratioSets, set);
-  if (it != ratioSets.end())
-    return it - ratioSets.begin();
-  ratioSets.push_back(set);
-  return ratioSets.size() - 1;
-}
-
-std::string imeta::bucketIndex(EmitterState &st, const FormulaScope &scope,
+std::string imeta::bucketIndex(const FormulaNaming &names,
+                               const FormulaScope &scope,
                                FlatSymbolRefAttr of) {
   if (!of)
     return "0";
   if (of == scope.ratios)
     return scope.bucket;
-  return formatv("c.map[{0}][{1}][{2}]", st.setId(scope.ratios), st.setId(of),
+  return formatv("c.map[{0}][{1}][{2}]", names.setId(scope.ratios), names.setId(of),
                  scope.bucket)
       .str();
 }
 
 bool imeta::proofCovers(const EmitterState &st, const FormulaScope &scope,
                         Value v) {
-  return scope.fast && !st.listDependent.contains(v) &&
+  return scope.fast && !st.names().isListDependent(v) &&
          v.getType().getIntOrFloatBitWidth() <= 32;
 }
 
@@ -107,7 +121,7 @@ public:
   }
   void bind(Value v, const std::string &name) override { names[v] = name; }
   std::string fresh() override {
-    return formatv("t{0}", st.nextTemp++).str();
+    return st.newTemp();
   }
   std::string valueType(Value v) override {
     return imeta::valueType(st, s, v);

@@ -24,33 +24,68 @@
 
 namespace imeta {
 
-/// Spec-wide naming shared by every emitted formula.
-struct EmitterState {
+/// The values of a spec's rows-field formulas computed from list
+/// elements, and the rows fields whose value is (RangeProof.h): the range
+/// proof does not cover them.
+struct ListDependence {
+  llvm::DenseSet<mlir::Value> values;
+  llvm::DenseSet<mlir::Operation *> fields;
+};
+
+/// What a spec's formulas are named by, fixed before anything is emitted:
+/// the ratio sets' ids (the generated bucket maps are indexed by them, in
+/// spec order) and the list dependence of its values.
+class FormulaNaming {
+public:
+  explicit FormulaNaming(SpecOp spec);
+
+  /// The id of one of the spec's ratio sets (or unions).
+  unsigned setId(mlir::FlatSymbolRefAttr set) const;
+  llvm::ArrayRef<mlir::FlatSymbolRefAttr> ratioSets() const { return sets; }
+  bool isListDependent(mlir::Value v) const {
+    return lists.values.contains(v);
+  }
+
+private:
+  std::vector<mlir::FlatSymbolRefAttr> sets;
+  ListDependence lists;
+};
+
+/// What emitting a spec's formulas records for the generated tables: the
+/// sites a failure names and the fields and rules that own them, by the
+/// ids the generated code records; and the temporaries' names.
+class EmitterState {
+public:
   /// A diagnostic site: the op's name, " at file:line:col" (or ""), and
   /// what it reads where an index can miss ("'block_table'", "prefix sum
   /// 'cu_q'", "'ca_ratios'"): the evaluator's words for its failures.
   struct Site {
     std::string op, at, what;
   };
-  /// Sites indexed by the ids the generated code records on failure.
-  std::vector<Site> sites;
-  llvm::DenseMap<mlir::Operation *, unsigned> siteOf;
-  /// Fields and rules by id, for messages.
-  std::vector<std::string> owners;
-  /// Ratio sets by id (the generated bucket maps are indexed by these).
-  std::vector<mlir::Attribute> ratioSets;
-  unsigned nextTemp = 0;
-  /// Rows-field values computed from list elements, and the rows fields
-  /// whose value is (RangeProof.h).
-  llvm::DenseSet<mlir::Value> listDependent;
-  llvm::DenseSet<mlir::Operation *> listDependentFields;
-  /// The range proof being emitted: its leaf expressions, by the name
-  /// that holds each (RangeProof.cpp).
-  llvm::StringMap<std::string> rangeLeaves;
 
+  explicit EmitterState(const FormulaNaming &naming) : naming(naming) {}
+
+  const FormulaNaming &names() const { return naming; }
+  unsigned setId(mlir::FlatSymbolRefAttr set) const {
+    return naming.setId(set);
+  }
+
+  /// The id of `op`'s site, recorded on first use.
   unsigned site(mlir::Operation *op);
+  /// A new owner id for the field or rule `name`.
   unsigned owner(llvm::StringRef name);
-  unsigned setId(mlir::FlatSymbolRefAttr set);
+  /// A fresh temporary's name (t0, t1, ...).
+  std::string newTemp();
+
+  llvm::ArrayRef<Site> sites() const { return siteList; }
+  llvm::ArrayRef<std::string> owners() const { return ownerList; }
+
+private:
+  const FormulaNaming &naming;
+  std::vector<Site> siteList;
+  llvm::DenseMap<mlir::Operation *, unsigned> siteOf;
+  std::vector<std::string> ownerList;
+  unsigned nextTemp = 0;
 };
 
 /// Where the formula runs: how the point's indices and bucket are named.
@@ -140,15 +175,20 @@ std::string valueType(const EmitterState &st, const FormulaScope &scope,
 
 /// The expression indexing the bucket of set `of` that holds the scope's
 /// point ("0" when `of` is not bucketed).
-std::string bucketIndex(EmitterState &st, const FormulaScope &scope,
+std::string bucketIndex(const FormulaNaming &names, const FormulaScope &scope,
                         mlir::FlatSymbolRefAttr of);
+inline std::string bucketIndex(const EmitterState &st,
+                               const FormulaScope &scope,
+                               mlir::FlatSymbolRefAttr of) {
+  return bucketIndex(st.names(), scope, of);
+}
 
 /// The arguments by which `imeta_fail` records the point's ratio: its set's
 /// id and the bucket ("2, b"), or "-1, 0" where the point has none; the
 /// message looks the ratio up. Not the ratio itself: kept live for every
 /// check, it cost the device kernels registers. The device records
 /// neither (imeta_fail).
-std::string failRatioArgs(EmitterState &st, const FormulaScope &scope);
+std::string failRatioArgs(const EmitterState &st, const FormulaScope &scope);
 
 } // namespace imeta
 

@@ -18,9 +18,10 @@ static bool isUnboundedLoad(Operation *op) {
   return !input || !input.getMin();
 }
 
-void imeta::analyzeListDependence(SpecOp spec, EmitterState &st) {
-  auto &values = st.listDependent;
-  auto &fields = st.listDependentFields;
+ListDependence imeta::analyzeListDependence(SpecOp spec) {
+  ListDependence found;
+  auto &values = found.values;
+  auto &fields = found.fields;
   auto mark = [&](Value v) { return values.insert(v).second; };
   // Rows fields may read each other in any spec order: iterate to a fixed
   // point (each round only adds).
@@ -55,6 +56,7 @@ void imeta::analyzeListDependence(SpecOp spec, EmitterState &st) {
         changed |= fields.insert(field).second;
     }
   }
+  return found;
 }
 
 namespace {
@@ -63,7 +65,7 @@ namespace {
 class RangePrinter final : public RangeRuleBuilder {
 public:
   RangePrinter(CodeStream &cs, EmitterState &st, const RangeScope &scope)
-      : cs(cs), st(st), deps(st.listDependent), s(scope) {}
+      : cs(cs), st(st), s(scope) {}
 
   LogicalResult runBlock(Block &block,
                          SmallVectorImpl<std::string> &yielded) override {
@@ -75,7 +77,7 @@ public:
       }
       if (op.getNumResults() > 0 &&
           llvm::all_of(op.getResults(),
-                       [&](Value v) { return deps.contains(v); }) &&
+                       [&](Value v) { return unproven(v); }) &&
           !isa<scf::IfOp>(op))
         continue;  // checked at run time in both instantiations
       auto formula = dyn_cast<FormulaOpInterface>(&op);
@@ -91,7 +93,7 @@ public:
     return names.lookup(op->getOperand(i));
   }
   std::string defineValue(Value v, const std::string &expr) override {
-    std::string name = formatv("t{0}", st.nextTemp++).str();
+    std::string name = st.newTemp();
     cs.line("[[maybe_unused]] const Range {0} = {1};", name, expr);
     names[v] = name;
     return name;
@@ -99,7 +101,7 @@ public:
   /// Leaves scan the batch (O(sequences)): each distinct one is computed
   /// once per proof.
   LogicalResult leaf(Operation *op, const std::string &expr) override {
-    auto [it, inserted] = st.rangeLeaves.try_emplace(expr, "");
+    auto [it, inserted] = s.leaves->try_emplace(expr, "");
     if (inserted)
       it->second = define(op, expr);
     else
@@ -109,7 +111,9 @@ public:
   void require(const std::string &condition) override {
     cs.line("ok = ok && {0};", condition);
   }
-  bool unproven(Value v) override { return deps.contains(v); }
+  bool unproven(Value v) override {
+    return st.names().isListDependent(v);
+  }
 
   std::string seq() override { return s.seq; }
   std::string row() override { return s.row; }
@@ -125,7 +129,6 @@ public:
 private:
   CodeStream &cs;
   EmitterState &st;
-  const llvm::DenseSet<Value> &deps;
   const RangeScope &s;
   DenseMap<Value, std::string> names;
 };

@@ -28,9 +28,9 @@
 
 namespace imeta {
 
-/// Records in `st` every list-dependent value (and rows field) of the
-/// spec's rows-field formulas.
-void analyzeListDependence(SpecOp spec, EmitterState &st);
+/// Every list-dependent value (and rows field) of the spec's rows-field
+/// formulas.
+ListDependence analyzeListDependence(SpecOp spec);
 
 /// The ranges of a formula's leaves, as C++ expressions of type `Range`
 /// (see the generated host source).
@@ -40,6 +40,9 @@ struct RangeScope {
   llvm::function_ref<std::string(FieldOp)> rowsField;
   /// The range of a host-stage array (a seq or scalar field, a prefix sum).
   llvm::function_ref<std::string(mlir::Operation *)> hostArray;
+  /// The proof's leaf expressions so far, by the name that holds each:
+  /// each distinct one (a scan of the batch) is computed once per proof.
+  llvm::StringMap<std::string> *leaves = nullptr;
 };
 
 /// Emits the interval evaluation of `body`: one `Range` per value that is

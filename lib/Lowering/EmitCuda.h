@@ -1,0 +1,42 @@
+//===- EmitCuda.h - the generated GPU API and kernels ------------*- C++ -*-=//
+//
+// Private to lib/Lowering. <base>_cuda.h and <base>.cu: per GPU path, the
+// stage (checks and host stage on the CPU, one copy of the per-sequence
+// data) and one kernel, one CTA per sequence, calling the fill functions
+// of <base>_impl.h (EmitCuda.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_EMITCUDA_H
+#define IMETA_LOWERING_EMITCUDA_H
+
+#include "lib/Lowering/SpecLayout.h"
+
+namespace imeta::emit {
+
+class CudaEmitter {
+public:
+  CudaEmitter(const SpecLayout &layout, EmitterState &st)
+      : L(layout), st(st) {}
+  /// The GPU API header (`h`) and the CUDA source (`cu`).
+  mlir::LogicalResult emit(CodeStream &h, CodeStream &cu);
+
+private:
+  /// `gpuPath`: the path's index among the GPU paths (its scratch slot).
+  void emitCudaPath(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
+  // The parts of emitCudaPath, in the order they print.
+  void emitKernel(CodeStream &cu, const PathPlan &plan);
+  void emitResidentThreads(CodeStream &cu, const PathPlan &plan);
+  void emitStageImpl(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
+  void emitStageInputs(CodeStream &cu, const PathPlan &plan);
+  void emitLaunchShape(CodeStream &cu, const PathPlan &plan);
+  void emitStageEntries(CodeStream &cu, const PathPlan &plan);
+  void emitStageTable(CodeStream &cu, InputOp in);
+
+  const SpecLayout &L;
+  EmitterState &st;
+};
+
+} // namespace imeta::emit
+
+#endif // IMETA_LOWERING_EMITCUDA_H

@@ -1,0 +1,26 @@
+//===- EmitDriver.h - the generated driver (tools' C ABI) --------*- C++ -*-=//
+//
+// Private to lib/Lowering. <base>_driver.cpp: the C ABI of imeta-run's
+// compiled backends, batch values in, the field file out (EmitDriver.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_EMITDRIVER_H
+#define IMETA_LOWERING_EMITDRIVER_H
+
+#include "lib/Lowering/SpecLayout.h"
+
+namespace imeta::emit {
+
+class DriverEmitter {
+public:
+  explicit DriverEmitter(const SpecLayout &layout) : L(layout) {}
+  void emit(CodeStream &cs);
+
+private:
+  const SpecLayout &L;
+};
+
+} // namespace imeta::emit
+
+#endif // IMETA_LOWERING_EMITDRIVER_H

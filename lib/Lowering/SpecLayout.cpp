@@ -1,0 +1,193 @@
+//===- SpecLayout.cpp - what every generated file names, read-only --------===//
+
+#include "lib/Lowering/SpecLayout.h"
+#include "dialect/IMetaSymbols.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace imeta;
+using namespace imeta::emit;
+using llvm::formatv;
+
+std::string emit::escape(StringRef s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\')
+      out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+void emit::commentFormula(CodeStream &cs, Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // The header alone: the spec was verified once, and a local scope keeps
+  // the printer from numbering the whole spec for every comment.
+  OpPrintingFlags flags;
+  flags.skipRegions().assumeVerified().useLocalScope();
+  op->print(os, flags);
+  StringRef header = StringRef(text).split('\n').first;
+  if (header.consume_back("{...}"))
+    header = header.rtrim();
+  cs.line("// {0} {{", header);
+}
+
+SpecLayout::SpecLayout(SpecOp spec, std::vector<PathPlan> plans)
+    : specOp(spec), pathPlans(std::move(plans)), names(spec) {}
+
+bool SpecLayout::hasGpuPath() const {
+  return llvm::any_of(pathPlans, [](const PathPlan &p) {
+    return PathOp(p.path).getTarget() == Target::gpu;
+  });
+}
+
+bool SpecLayout::hasResidentInput() const {
+  return llvm::any_of(body().getOps<InputOp>(),
+                      [](InputOp in) { return bool(in.getResident()); });
+}
+
+std::string SpecLayout::base() const {
+  return SpecOp(specOp).getSymName().str();
+}
+
+std::string SpecLayout::pascal(StringRef s) {
+  std::string out;
+  bool up = true;
+  for (char ch : s) {
+    if (ch == '_') {
+      up = true;
+      continue;
+    }
+    out += up ? char(toupper(ch)) : ch;
+    up = false;
+  }
+  return out;
+}
+
+std::string SpecLayout::buffersName(const PathPlan &plan) const {
+  return pascal(PathOp(plan.path).getSymName()) + "Buffers";
+}
+
+std::string SpecLayout::ctxName(const PathPlan &plan) const {
+  return PathOp(plan.path).getSymName().str() + "_ctx";
+}
+
+std::string SpecLayout::fillName(const PathPlan &plan,
+                                 const RowSpace &space) const {
+  return formatv("{0}_fill_{1}", PathOp(plan.path).getSymName(),
+                 FieldOp(space.count).getSymName());
+}
+
+std::string SpecLayout::overflowSuffix() const {
+  auto rule = SpecOp(specOp).getOverflowRule();
+  return rule ? formatv(" + \" ({0})\"", *rule).str() : "";
+}
+
+const PlannedOutput *SpecLayout::outputOf(const PathPlan &plan,
+                                          Operation *def) {
+  for (const PlannedOutput &out : plan.outputs)
+    if (out.def == def)
+      return &out;
+  return nullptr;
+}
+
+std::string SpecLayout::numBuckets(FlatSymbolRefAttr set) const {
+  return set ? formatv("c.num_set[{0}]", names.setId(set)).str() : "1";
+}
+
+bool SpecLayout::isHostValue(Operation *op) {
+  auto field = dyn_cast<FieldOp>(op);
+  return !field || field.getDomain() != Domain::rows;
+}
+
+bool SpecLayout::inContext(Operation *op) {
+  auto field = dyn_cast<FieldOp>(op);
+  return field && field.getDomain() == Domain::scalar;
+}
+
+const char *SpecLayout::hostElem(Operation *op) {
+  auto field = dyn_cast<FieldOp>(op);
+  return field && field.getElementType().getIntOrFloatBitWidth() > 32
+             ? "int64_t"
+             : "int32_t";
+}
+
+std::string SpecLayout::hostLength(Operation *op) {
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    return sum.getConvention() == Convention::exclusive ? "(N + 1)" : "N";
+  return cast<FieldOp>(op).getDomain() == Domain::seq ? "N" : "1";
+}
+
+FieldOp SpecLayout::liveField(FieldOp field) {
+  if (!field.getLive())
+    return FieldOp();
+  return lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
+}
+
+std::string SpecLayout::columnCount(FieldOp field,
+                                    const FormulaScope &scope) const {
+  auto width = lookupSpecSymbol<FieldOp>(field, field.getColsAttr());
+  if (!width)
+    return "c.cfg_" + field.getCols()->str();
+  return formatv("c.h_{0}[{1}]", width.getSymName(),
+                 bucketIndex(names, scope, width.getRatiosAttr()))
+      .str();
+}
+
+std::string SpecLayout::outputRows(const PlannedOutput &out) const {
+  if (auto sum = dyn_cast<PrefixSumOp>(out.def))
+    return hostLength(sum);
+  auto field = cast<FieldOp>(out.def);
+  switch (field.getDomain()) {
+  case Domain::scalar:
+    return "1";
+  case Domain::seq:
+    return "N";
+  case Domain::rows: {
+    auto count = lookupSpecSymbol<FieldOp>(field, field.getCountAttr());
+    FormulaScope scope;
+    scope.ratios = field.getRatiosAttr();
+    std::string cb = bucketIndex(names, scope, count.getRatiosAttr());
+    return formatv("H.rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(),
+                   cb);
+  }
+  }
+  return "0";
+}
+
+llvm::SetVector<Operation *> SpecLayout::deviceInputs(const PathPlan &plan) {
+  llvm::SetVector<Operation *> inputs;
+  for (const RowSpace &space : plan.rowSpaces)
+    for (FieldOp field : space.fields)
+      field.walk([&](Operation *op) {
+        FlatSymbolRefAttr sym;
+        if (auto g = dyn_cast<GetInputOp>(op))
+          sym = g.getInputAttr();
+        else if (auto l = dyn_cast<LoadOp>(op))
+          sym = l.getInputAttr();
+        else if (auto l = dyn_cast<LengthOp>(op))
+          sym = l.getInputAttr();
+        if (sym)
+          inputs.insert(lookupSpecSymbol<InputOp>(field, sym));
+      });
+  return inputs;
+}
+
+llvm::SmallPtrSet<Operation *, 16>
+SpecLayout::deviceHostValues(const PathPlan &plan) {
+  llvm::SmallPtrSet<Operation *, 16> read;
+  for (const RowSpace &space : plan.rowSpaces) {
+    read.insert(space.count);
+    for (FieldOp field : space.fields)
+      for (Operation *dep : fieldDependencies(field))
+        if (isHostValue(dep))
+          read.insert(dep);
+  }
+  for (const PlannedOutput &po : plan.outputs)
+    if (isHostValue(po.def))
+      read.insert(po.def);
+  return read;
+}

@@ -1,0 +1,124 @@
+//===- SpecLayout.h - what every generated file names, read-only -*- C++ -*-=//
+//
+// Private to lib/Lowering. The one object the emitters of a spec's files
+// share (EmitHeader.h, EmitFill.h, EmitHost.h, EmitCuda.h, EmitDriver.h):
+// the spec, its paths' plans, and how the generated code names and lays
+// out what they hold (namespaces, buffer and context types, host-stage
+// arrays, the values a GPU stage sends). Fixed when made; every method is
+// const.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_SPECLAYOUT_H
+#define IMETA_LOWERING_SPECLAYOUT_H
+
+#include "dialect/IMetaSymbols.h"
+#include "lib/Lowering/CodeStream.h"
+#include "lib/Lowering/FormulaEmitter.h"
+#include "lib/Lowering/RangeProof.h"
+#include "lib/Transforms/PathPlan.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <optional>
+
+namespace imeta::emit {
+
+/// The symbol name of a field, prefix sum, input or config op.
+inline std::string symName(mlir::Operation *op) {
+  return mlir::SymbolTable::getSymbolName(op).getValue().str();
+}
+
+/// The C++ element type of an output buffer.
+inline const char *elemType(bool isBool) { return isBool ? "bool" : "int32_t"; }
+
+/// `s` with `"` and `\` escaped, for a C++ string literal.
+std::string escape(llvm::StringRef s);
+
+/// " (RULE)" after a message, where a rule is named.
+inline std::string ruleSuffix(std::optional<llvm::StringRef> rule) {
+  return rule ? " (" + rule->str() + ")" : "";
+}
+
+/// One comment line per source line of a body: the formula a loop
+/// implements, as the spec states it.
+void commentFormula(CodeStream &cs, mlir::Operation *op);
+
+class SpecLayout {
+public:
+  SpecLayout(SpecOp spec, std::vector<PathPlan> plans);
+  SpecLayout(const SpecLayout &) = delete;
+  SpecLayout &operator=(const SpecLayout &) = delete;
+
+  SpecOp spec() const { return specOp; }
+  mlir::Block &body() const { return spec().getBody().front(); }
+  llvm::ArrayRef<PathPlan> plans() const { return pathPlans; }
+  const FormulaNaming &naming() const { return names; }
+  bool hasGpuPath() const;
+  /// Whether some list input is `resident` (the header then has ListTable).
+  bool hasResidentInput() const;
+
+  //===--- Names ----------------------------------------------------------===//
+
+  /// The spec's name (the files' base name) and its C++ namespace.
+  std::string base() const;
+  std::string ns() const { return "imeta_gen::" + base(); }
+  /// `snake_case` as `PascalCase`.
+  static std::string pascal(llvm::StringRef s);
+  std::string buffersName(const PathPlan &plan) const;
+  std::string ctxName(const PathPlan &plan) const;
+  /// A row space's fused fill function.
+  std::string fillName(const PathPlan &plan, const RowSpace &space) const;
+  /// " + \" (RULE)\"" after an overflow's message, where the spec names
+  /// the rule.
+  std::string overflowSuffix() const;
+
+  //===--- Layout ---------------------------------------------------------===//
+
+  /// The output `def` is written to in `plan`, if any.
+  static const PlannedOutput *outputOf(const PathPlan &plan,
+                                       mlir::Operation *def);
+  /// The number of buckets of a set in generated code.
+  std::string numBuckets(mlir::FlatSymbolRefAttr set) const;
+
+  /// Whether `op` has a host-stage array (h_X): a prefix sum, or a field
+  /// that is not a rows field.
+  static bool isHostValue(mlir::Operation *op);
+  /// Whether a host-stage value lives in the context itself (a scalar
+  /// field: at most kMaxRatios values) rather than behind a pointer: it
+  /// arrives with the context, one dependent load fewer on the device.
+  static bool inContext(mlir::Operation *op);
+  /// The C++ type of a host-stage array's entries: int32_t for an i1 or
+  /// i32 field and for a prefix sum (each entry checked to fit), int64_t
+  /// for an i64 field. Half the bytes of int64 to write, scan and copy.
+  static const char *hostElem(mlir::Operation *op);
+  /// Entries of a host-stage value per bucket.
+  static std::string hostLength(mlir::Operation *op);
+
+  /// The seq field holding a `cols` field's live column count, if it has
+  /// one.
+  static FieldOp liveField(FieldOp field);
+  /// The column count of a `cols` field in bucket `scope.bucket` (a config
+  /// parameter, or a scalar field's host-stage value).
+  std::string columnCount(FieldOp field, const FormulaScope &scope) const;
+  /// The rows an output has in each bucket (host-side expression, in
+  /// terms of `b`).
+  std::string outputRows(const PlannedOutput &out) const;
+
+  /// Inputs the fill functions of `plan` read: these travel to the device.
+  static llvm::SetVector<mlir::Operation *> deviceInputs(const PathPlan &plan);
+  /// Host-stage values a GPU path's kernel reads: those its fills name (in
+  /// their formulas, row counts, `live` and `cols`) and the host-stage
+  /// outputs it copies. The others stay on the host.
+  static llvm::SmallPtrSet<mlir::Operation *, 16>
+  deviceHostValues(const PathPlan &plan);
+
+private:
+  SpecOp specOp;
+  std::vector<PathPlan> pathPlans;
+  FormulaNaming names;
+};
+
+} // namespace imeta::emit
+
+#endif // IMETA_LOWERING_SPECLAYOUT_H
