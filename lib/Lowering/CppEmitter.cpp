@@ -1,4 +1,5 @@
-//===- CppEmitter.cpp - a spec's generated files ---------------------------===//
+//===- CppEmitter.cpp - a spec's generated files
+//---------------------------===//
 //
 // Plans each path, fixes the layout every file names (SpecLayout.h), then
 // prints each file by its emitter: the fills first, whose failure sites
@@ -41,12 +42,13 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec) {
   GeneratedFiles files;
   files.baseName = layout.base();
   std::string implBody, hostBody;
-  if (failed(printTo(implBody, [&](CodeStream &cs) {
-        for (const PathPlan &plan : layout.plans())
-          if (failed(fills.emitFills(cs, plan)))
-            return failure();
-        return success();
-      })) ||
+  if (failed(printTo(implBody,
+                     [&](CodeStream &cs) {
+                       for (const PathPlan &plan : layout.plans())
+                         if (failed(fills.emitFills(cs, plan)))
+                           return failure();
+                       return success();
+                     })) ||
       failed(printTo(hostBody, [&](CodeStream &cs) {
         for (const PathPlan &plan : layout.plans()) {
           if (failed(host.emitEntry(cs, plan)))

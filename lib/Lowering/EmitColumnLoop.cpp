@@ -13,8 +13,8 @@
 #include "lib/Lowering/ColumnInvariants.h"
 #include "lib/Lowering/ColumnSplit.h"
 #include "lib/Lowering/ColumnTrend.h"
-#include "lib/Lowering/MonotoneLoads.h"
 #include "lib/Lowering/EmitFill.h"
+#include "lib/Lowering/MonotoneLoads.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -53,11 +53,10 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
     std::string fromContext = contextDivider(st, scope, divisor);
     std::string name = formatv("dv{0}", nextDivider++).str();
     cs.line("const imeta_divider {0} = {1};", name,
-            fromContext.empty()
-                ? formatv("imeta_make_divider({0})",
-                          scope.hoisted.lookup(divisor))
-                      .str()
-                : fromContext);
+            fromContext.empty() ? formatv("imeta_make_divider({0})",
+                                          scope.hoisted.lookup(divisor))
+                                      .str()
+                                : fromContext);
     scope.dividers[divisor] = name;
   }
 }
@@ -119,15 +118,15 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
                ml.load.getInput());
     std::string list = ("ll_" + ml.load.getInput()).str();
     auto check = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
-      rowCs.line("if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
-                 "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
-                 "imeta_in_list({0}, {1}) ? {2} : {0}, {8}, {1}); {7} = true; }",
-                 lo[0], list, hi[0], st.site(ml.load), scope.ownerId,
-                 scope.seq, scope.globalRow, flag, failRatioArgs(st, scope));
+      rowCs.line(
+          "if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
+          "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
+          "imeta_in_list({0}, {1}) ? {2} : {0}, {8}, {1}); {7} = true; }",
+          lo[0], list, hi[0], st.site(ml.load), scope.ownerId, scope.seq,
+          scope.globalRow, flag, failRatioArgs(st, scope));
     };
-    if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds,
-                             "last_" + flag, flag, {ml.load.getIndex()},
-                             check)))
+    if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds, "last_" + flag,
+                             flag, {ml.load.getIndex()}, check)))
       return failure();
     rowCs.line("#endif");
     step.rangeCheckedLoads.insert(ml.load);
@@ -178,8 +177,8 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     }
     rowCs.line("{0} = {1};", flag, llvm::join(tests, " && "));
   };
-  if (failed(emitAtRowEnds(rowCs, st, field, scope, {split.bound},
-                           "last_below", flag, dividends, inRange)))
+  if (failed(emitAtRowEnds(rowCs, st, field, scope, {split.bound}, "last_below",
+                           flag, dividends, inRange)))
     return failure();
   rowCs.line("#endif");
   return flag;
@@ -265,17 +264,16 @@ static LogicalResult emitBelowSplit(
   for (auto [k, pair] : llvm::enumerate(operands)) {
     std::string dv = dividerOf(st, step, pair.second);
     std::string name = formatv("sq{0}", k).str();
-    cs.line("const I {0} = imeta_udiv32(int32_t({1}), {2});", name, lo[k],
-            dv);
+    cs.line("const I {0} = imeta_udiv32(int32_t({1}), {2});", name, lo[k], dv);
     std::string last;
     if (auto *it = llvm::find(sliced, pair.first); it != sliced.end())
       last = hi[it - sliced.begin()];
     else if (byOne[k])
       last = lo[k] + " + kVec - 1";
     if (!last.empty())
-      same.push_back(formatv("{0} == imeta_udiv32(int32_t({1}), {2})", name,
-                             last, dv)
-                         .str());
+      same.push_back(
+          formatv("{0} == imeta_udiv32(int32_t({1}), {2})", name, last, dv)
+              .str());
     for (Operation *op : split.divisions)
       if (exact.contains(op) && operandsOf(op) == pair)
         quotients[op] = name;
@@ -291,8 +289,7 @@ static LogicalResult emitBelowSplit(
   return values(StepQuotients());
 }
 
-std::string FillEmitter::liveColumns(FieldOp field,
-                                     const FormulaScope &scope) {
+std::string FillEmitter::liveColumns(FieldOp field, const FormulaScope &scope) {
   FieldOp live = L.liveField(field);
   if (!live)
     return L.columnCount(field, scope);
@@ -301,6 +298,230 @@ std::string FillEmitter::liveColumns(FieldOp field,
   return formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
                  bucketIndex(st, scope, live.getRatiosAttr()))
       .str();
+}
+
+/// The shape of a `cols` field's walk: on the GPU a warp takes a tile of
+/// consecutive columns of one row, each lane kVec consecutive columns per
+/// step (one 16-byte store where the row allows): up to 4 steps of
+/// kLanes * kVec columns, fewer when the sequence's values would leave
+/// warps idle (a narrow row). The CPU takes whole rows. Tile arithmetic is
+/// in I: 32 bits in the fast instantiation.
+static void emitTileShape(CodeStream &cs) {
+  cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
+          ": 1;");
+  // A warp's share of the values, in steps, compared rather than
+  // divided; tiles by a shift (a warp's once-only divisions dominated a
+  // small expansion's instructions, bench/HISTORY.md).
+  cs.line("const int64_t work = rows * cols, warp_step = (step + kLanes - "
+          "1) / kLanes * kLanes * kVec;");
+  cs.line("const int tile_shift = kLanes > 1 ? IMETA_TILE_SHIFT + (work >= "
+          "3 * warp_step ? 2 : work >= 2 * warp_step ? 1 : 0) : 0;");
+  cs.line("const I tile_cols = kLanes > 1 ? I(1) << tile_shift : I(cols);");
+  cs.line("const I tiles = cols <= 0 ? 0 : kLanes > 1 ? (I(cols) + "
+          "tile_cols - 1) >> tile_shift : 1;");
+  cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
+}
+
+/// The warp's k-th tile is tile e = e0 + k * stride of the row-major
+/// (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
+/// most one carry (dt < tiles), so no division in the loop. Opens the loop
+/// in `loop` and binds the tile's columns [first, end) and its row r.
+static void openTileLoop(CodeStream &cs,
+                         std::optional<CodeStream::Scope> &loop) {
+  cs.line("const I e0 = I(j0 / kLanes), stride = I(step / kLanes);");
+  cs.line("I dj = 0, dt = 0, j = I(rows), t = 0;");
+  cs.line("if (tiles > 0) imeta_divmod_small(stride, tiles, dj, dt), "
+          "imeta_divmod_small(e0, tiles, j, t);");
+  cs.line("I row_done = -1;  (void)row_done;");
+  loop.emplace(cs, "for (; j < I(rows); t += dt, j += dj + (t >= tiles), "
+                   "t -= t >= tiles ? tiles : 0)");
+  cs.line("const I first = t * tile_cols;");
+  cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
+          "I(cols);");
+  cs.line("const int64_t r = start + j;  (void)r;");
+}
+
+LogicalResult FillEmitter::emitRowValues(CodeStream &cs, CodeStream &rowCs,
+                                         SpaceLoops &sp, FieldOp reader,
+                                         const std::string &bucket,
+                                         RowValues &rv) {
+  SmallVector<GetOp> reads;
+  reader.walk([&](GetOp g) { reads.push_back(g); });
+  for (GetOp g : reads) {
+    auto dep = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
+    if (dep.getDomain() != Domain::rows)
+      continue;
+    FormulaScope at;
+    at.ratios = reader.getRatiosAttr();
+    at.bucket = bucket;
+    std::string idx = bucketIndex(st, at, dep.getRatiosAttr());
+    std::string key = (dep.getSymName() + "@" + idx).str();
+    if (rv.locals.count(key))
+      continue;
+    std::string bv = formatv("bd{0}", rv.nextBucketVar++).str();
+    FlatSymbolRefAttr set = dep.getRatiosAttr();
+    if (set)
+      cs.line("const int32_t {0} = {1};", bv, idx);
+    if (failed(emitRowValues(cs, rowCs, sp, dep, bv, rv)))
+      return failure();
+    std::string local = formatv("v_{0}_{1}", dep.getSymName(), bv).str();
+    FormulaScope depScope = scopeOf(sp, dep, bv);
+    depScope.rowsLocal = rv.lookup;
+    Value yielded = dep.getBody().front().getTerminator()->getOperand(0);
+    cs.line("{0} {1} = {{};", valueType(st, depScope, yielded), local);
+    commentFormula(rowCs, dep);
+    // A bucket the reader's ratio has no counterpart in (-1) is never
+    // read.
+    CodeStream::Scope guard(rowCs, set ? formatv("if ({0} >= 0)", bv).str()
+                                       : std::string(""));
+    if (set)
+      rowCs.line("const int64_t n = c.set[{0}][{1}];  (void)n;", st.setId(set),
+                 bv);
+    SmallVector<std::string> results;
+    if (failed(emitFormula(rowCs, st, dep.getBody(), depScope, results)))
+      return failure();
+    rowCs.line("{0} = {1};", local, results[0]);
+    rv.locals[key] = local;
+  }
+  return success();
+}
+
+namespace {
+/// What a GPU column loop's steps know (emitDeviceSteps).
+struct DeviceSteps {
+  FieldOp field;
+  const FormulaScope &scope; ///< the row's point
+  const FormulaScope &step;  ///< a step's point: failures deferred
+  std::optional<ColumnSplit> split;
+  llvm::SmallPtrSet<Operation *, 2> exact;
+  SmallVector<std::string> outOfRange; ///< flags of reads checked per row
+  std::string inRange;                 ///< the split's divisions in range
+  std::string elem;                    ///< the output's element type
+};
+} // namespace
+
+/// A step's kVec values into `v`, where `known` decides the split's
+/// compares.
+static LogicalResult emitStepValues(CodeStream &cs, EmitterState &st,
+                                    const DeviceSteps &d, bool clamp,
+                                    std::optional<bool> known,
+                                    const StepQuotients &quotients) {
+  FormulaScope at = d.step;
+  if (known)
+    for (Value cond : d.split->conditions)
+      at.known[cond] = *known;
+  if (known == std::optional<bool>(true))
+    at.exactDivisions.insert(d.exact.begin(), d.exact.end());
+  at.stepQuotients = quotients;
+  cs.line("#pragma unroll");
+  CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
+  // Past the row's end (its last step; `clamp`), the row's last
+  // column again: computed by its own lane too, so no new failure;
+  // not stored. No branch a value.
+  cs.line(clamp ? "const I col = c0 + u < end ? c0 + u : end - 1;"
+                : "const I col = c0 + u;");
+  SmallVector<std::string> results;
+  if (failed(emitFormula(cs, st, FieldOp(d.field).getBody(), at, results)))
+    return failure();
+  cs.line("v[u] = {0}({1});", d.elem, results[0]);
+  return success();
+}
+
+/// A step's values on the three sides of the split (all below it, none,
+/// straddling), else per value.
+static LogicalResult emitSplitSteps(CodeStream &cs, EmitterState &st,
+                                    const DeviceSteps &d,
+                                    const std::string &bound) {
+  if (!d.split)
+    return emitStepValues(cs, st, d, /*clamp=*/true, std::nullopt, {});
+  {
+    CodeStream::Scope allBelow(cs, "if (c0 + kVec <= below)");
+    if (failed(emitBelowSplit(cs, st, d.field, *d.split, d.exact, d.step,
+                              [&](const auto &quotients) {
+                                return emitStepValues(cs, st, d, false, true,
+                                                      quotients);
+                              })))
+      return failure();
+  }
+  {
+    CodeStream::Scope noneBelow(cs,
+                                formatv("else if (c0 >= {0})", bound).str());
+    if (failed(emitStepValues(cs, st, d, /*clamp=*/true, false, {})))
+      return failure();
+  }
+  CodeStream::Scope straddles(cs, "else");
+  return emitStepValues(cs, st, d, /*clamp=*/true, std::nullopt, {});
+}
+
+/// The GPU side of a tile: its steps, each kVec values stored at once.
+static LogicalResult emitDeviceSteps(CodeStream &cs, EmitterState &st,
+                                     const DeviceSteps &d) {
+  cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
+          "% 16 == 0) && sizeof({0}) == 4;",
+          d.elem);
+  cs.line("bool failed = {0};",
+          d.outOfRange.empty() ? "false" : llvm::join(d.outOfRange, " || "));
+  // The tile's columns below X end at `below`; where the row's divisions
+  // below X were not found in range, none are taken as below (each
+  // value's own test then decides).
+  std::string bound;
+  if (d.split) {
+    FormulaScope at = d.scope;
+    at.col = "I(0)";
+    SmallVector<std::string> names;
+    if (failed(emitSlice(cs, st, FieldOp(d.field).getBody(), {d.split->bound},
+                         at, names)))
+      return failure();
+    bound = names[0];
+    std::string below = formatv("{0} < end ? {0} : end", bound).str();
+    if (!d.inRange.empty())
+      below = formatv("{0} ? ({1}) : first", d.inRange, below).str();
+    cs.line("const {0} below = {1};", valueType(st, d.scope, d.split->bound),
+            below);
+  }
+  {
+    CodeStream::Scope steps(
+        cs, std::string(d.outOfRange.empty() ? "" : "if (!failed) ") +
+                "for (I c0 = first + lane * kVec; c0 < end; c0 += "
+                "kLanes * kVec)");
+    cs.line("{0} v[kVec] = {{};", d.elem);
+    if (failed(emitSplitSteps(cs, st, d, bound)))
+      return failure();
+    cs.line("if (!kStore) continue;");
+    // Streaming (evict-first) stores: an expansion's rows are written
+    // once and outsize the L2; they should not evict what is reused.
+    cs.line("if (vec && c0 + kVec <= end) __stcs(reinterpret_cast<int4 *>("
+            "row_out + c0), *reinterpret_cast<const int4 *>(v));");
+    cs.line("else for (int u = 0; u < kVec && c0 + u < end; ++u) "
+            "row_out[c0 + u] = v[u];");
+  }
+  cs.line("if (failed) return false;");
+  return success();
+}
+
+/// The CPU side of a tile (a whole row): a copy where the row is a slice
+/// of a list, else each value.
+static LogicalResult emitHostColumns(CodeStream &cs, EmitterState &st,
+                                     FieldOp field, const FormulaScope &scope,
+                                     const PlannedOutput *out,
+                                     const std::string &elem) {
+  if (LoadOp copied = columnCopy(field); copied && out && !out->isBool) {
+    // The row is a slice of the list (bounds checked above): the C
+    // library's copy, vectorized for the host it runs on.
+    cs.line("if (kStore && end > first) std::memcpy(row_out + first, "
+            "lb_{0} + first, size_t(end - first) * sizeof(int32_t));",
+            copied.getInput());
+    return success();
+  }
+  // An I-typed induction variable: in the fast instantiation int32_t
+  // (cannot wrap: the loop vectorizes).
+  CodeStream::Scope steps(cs, "for (I col = I(first); col < I(end); "
+                              "++col)");
+  SmallVector<std::string> results;
+  if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+    return failure();
+  cs.line("if (kStore) row_out[col] = {0}({1});", elem, results[0]);
+  return success();
 }
 
 LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
@@ -319,25 +540,7 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
     if (auto load = dyn_cast<LoadOp>(op))
       if (load.getIndex().getDefiningOp<ColIndexOp>())
         scope.rangeCheckedLoads.insert(load);
-  // On the GPU a warp takes a tile of consecutive columns of one row,
-  // each lane kVec consecutive columns per step (one 16-byte store where
-  // the row allows): up to 4 steps of kLanes * kVec columns, fewer when
-  // the sequence's values would leave warps idle (a narrow row). The CPU
-  // takes whole rows. The row's values are computed once per row (below). Tile
-  // arithmetic is in I: 32 bits in the fast instantiation.
-  cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
-          ": 1;");
-  // A warp's share of the values, in steps, compared rather than
-  // divided; tiles by a shift (a warp's once-only divisions dominated a
-  // small expansion's instructions, bench/HISTORY.md).
-  cs.line("const int64_t work = rows * cols, warp_step = (step + kLanes - "
-          "1) / kLanes * kLanes * kVec;");
-  cs.line("const int tile_shift = kLanes > 1 ? IMETA_TILE_SHIFT + (work >= "
-          "3 * warp_step ? 2 : work >= 2 * warp_step ? 1 : 0) : 0;");
-  cs.line("const I tile_cols = kLanes > 1 ? I(1) << tile_shift : I(cols);");
-  cs.line("const I tiles = cols <= 0 ? 0 : kLanes > 1 ? (I(cols) + "
-          "tile_cols - 1) >> tile_shift : 1;");
-  cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
+  emitTileShape(cs);
   // A warp that the walk gives no tile skips the rest: a narrow field
   // (a block table, a window) leaves most warps of a wide launch without
   // one, and starting it cost them a visible share of an expansion's
@@ -352,56 +555,10 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
   std::string rowText;
   llvm::raw_string_ostream rowOs(rowText);
   CodeStream rowCs(rowOs, cs.level() + 2);
-  llvm::StringMap<std::string> depLocal;  // "field@bucket" -> local
-  auto columnLocal = [&](FieldOp f, const std::string &idx) {
-    return depLocal.lookup((f.getSymName() + "@" + idx).str());
-  };
-  unsigned nextBucketVar = 0;
-  std::function<LogicalResult(FieldOp, const std::string &)> demand =
-      [&](FieldOp reader, const std::string &bucket) -> LogicalResult {
-    SmallVector<GetOp> reads;
-    reader.walk([&](GetOp g) { reads.push_back(g); });
-    for (GetOp g : reads) {
-      auto dep = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
-      if (dep.getDomain() != Domain::rows)
-        continue;
-      FormulaScope at;
-      at.ratios = reader.getRatiosAttr();
-      at.bucket = bucket;
-      std::string idx = bucketIndex(st, at, dep.getRatiosAttr());
-      std::string key = (dep.getSymName() + "@" + idx).str();
-      if (depLocal.count(key))
-        continue;
-      std::string bv = formatv("bd{0}", nextBucketVar++).str();
-      FlatSymbolRefAttr set = dep.getRatiosAttr();
-      if (set)
-        cs.line("const int32_t {0} = {1};", bv, idx);
-      if (failed(demand(dep, bv)))
-        return failure();
-      std::string local = formatv("v_{0}_{1}", dep.getSymName(), bv).str();
-      FormulaScope depScope = scopeOf(sp, dep, bv);
-      depScope.rowsLocal = columnLocal;
-      Value yielded = dep.getBody().front().getTerminator()->getOperand(0);
-      cs.line("{0} {1} = {{};", valueType(st, depScope, yielded), local);
-      commentFormula(rowCs, dep);
-      // A bucket the reader's ratio has no counterpart in (-1) is never
-      // read.
-      CodeStream::Scope guard(rowCs, set ? formatv("if ({0} >= 0)", bv).str()
-                                         : std::string(""));
-      if (set)
-        rowCs.line("const int64_t n = c.set[{0}][{1}];  (void)n;",
-                   st.setId(set), bv);
-      SmallVector<std::string> results;
-      if (failed(emitFormula(rowCs, st, dep.getBody(), depScope, results)))
-        return failure();
-      rowCs.line("{0} = {1};", local, results[0]);
-      depLocal[key] = local;
-    }
-    return success();
-  };
-  if (failed(demand(field, "b")))
+  RowValues rv;
+  if (failed(emitRowValues(cs, rowCs, sp, field, "b", rv)))
     return failure();
-  scope.rowsLocal = columnLocal;
+  scope.rowsLocal = rv.lookup;
   FormulaScope step = scope;
   step.deferFailures = "failed";
   FailureOr<SmallVector<std::string>> outOfRange =
@@ -410,28 +567,17 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
     return failure();
   // A formula branching on `col < X`: the step's columns against X
   // once (ColumnSplit.h), and the divisions below X ranged once a row.
-  std::optional<ColumnSplit> split = columnSplit(field);
-  llvm::SmallPtrSet<Operation *, 2> exact;
-  FailureOr<std::string> inRange = std::string();
-  if (split)
-    inRange = rangeSplitDivisions(cs, rowCs, st, field, *split, scope, exact);
-  if (failed(inRange))
-    return failure();
-  // The warp's k-th tile is tile e = e0 + k * stride of the row-major
-  // (row, tile) space: tile t of row j. Both advance by (dj, dt) with at
-  // most one carry (dt < tiles), so no division in the loop.
-  cs.line("const I e0 = I(j0 / kLanes), stride = I(step / kLanes);");
-  cs.line("I dj = 0, dt = 0, j = I(rows), t = 0;");
-  cs.line("if (tiles > 0) imeta_divmod_small(stride, tiles, dj, dt), "
-          "imeta_divmod_small(e0, tiles, j, t);");
-  cs.line("I row_done = -1;  (void)row_done;");
-  CodeStream::Scope loop(
-      cs, "for (; j < I(rows); t += dt, j += dj + (t >= tiles), t -= t >= "
-          "tiles ? tiles : 0)");
-  cs.line("const I first = t * tile_cols;");
-  cs.line("const I end = first + tile_cols < I(cols) ? first + tile_cols : "
-          "I(cols);");
-  cs.line("const int64_t r = start + j;  (void)r;");
+  DeviceSteps d{field, scope,       step, columnSplit(field),
+                {},    *outOfRange, "",   ""};
+  if (d.split) {
+    FailureOr<std::string> inRange =
+        rangeSplitDivisions(cs, rowCs, st, field, *d.split, scope, d.exact);
+    if (failed(inRange))
+      return failure();
+    d.inRange = *inRange;
+  }
+  std::optional<CodeStream::Scope> loop;
+  openTileLoop(cs, loop);
   if (!rowText.empty()) {
     CodeStream::Scope once(cs, "if (j != row_done)");
     cs.line("row_done = j;");
@@ -449,112 +595,14 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
                     field.getRatiosAttr() ? "b" : "0")
                 .str()
           : "nullptr";
-  std::string elem = out ? elemType(out->isBool) : "int32_t";
-  cs.line("{0} *const row_out = {1};  (void)row_out;", elem, target);
+  d.elem = out ? elemType(out->isBool) : "int32_t";
+  cs.line("{0} *const row_out = {1};  (void)row_out;", d.elem, target);
   cs.line("#ifdef __CUDA_ARCH__");
-  {
-    cs.line("const bool vec = (reinterpret_cast<uintptr_t>(row_out + first) "
-            "% 16 == 0) && sizeof({0}) == 4;",
-            elem);
-    cs.line("bool failed = {0};",
-            outOfRange->empty() ? "false" : llvm::join(*outOfRange, " || "));
-    // The tile's columns below X end at `below`; where the row's
-    // divisions below X were not found in range, none are taken as below
-    // (each value's own test then decides).
-    std::string bound;
-    if (split) {
-      FormulaScope at = scope;
-      at.col = "I(0)";
-      SmallVector<std::string> names;
-      if (failed(emitSlice(cs, st, field.getBody(), {split->bound}, at,
-                           names)))
-        return failure();
-      bound = names[0];
-      std::string below = formatv("{0} < end ? {0} : end", bound).str();
-      if (!inRange->empty())
-        below = formatv("{0} ? ({1}) : first", *inRange, below).str();
-      cs.line("const {0} below = {1};", valueType(st, scope, split->bound),
-              below);
-    }
-    // The step's kVec values, where `known` decides the split's compares.
-    auto values = [&](bool clamp, std::optional<bool> known,
-                      const StepQuotients &quotients =
-                          StepQuotients()) -> LogicalResult {
-      FormulaScope at = step;
-      if (known)
-        for (Value cond : split->conditions)
-          at.known[cond] = *known;
-      if (known == std::optional<bool>(true))
-        at.exactDivisions.insert(exact.begin(), exact.end());
-      at.stepQuotients = quotients;
-      cs.line("#pragma unroll");
-      CodeStream::Scope unroll(cs, "for (int u = 0; u < kVec; ++u)");
-      // Past the row's end (its last step; `clamp`), the row's last
-      // column again: computed by its own lane too, so no new failure;
-      // not stored. No branch a value.
-      cs.line(clamp ? "const I col = c0 + u < end ? c0 + u : end - 1;"
-                    : "const I col = c0 + u;");
-      SmallVector<std::string> results;
-      if (failed(emitFormula(cs, st, field.getBody(), at, results)))
-        return failure();
-      cs.line("v[u] = {0}({1});", elem, results[0]);
-      return success();
-    };
-    {
-      CodeStream::Scope steps(
-          cs, std::string(outOfRange->empty() ? "" : "if (!failed) ") +
-                  "for (I c0 = first + lane * kVec; c0 < end; c0 += "
-                  "kLanes * kVec)");
-      cs.line("{0} v[kVec] = {{};", elem);
-      if (split) {
-        {
-          CodeStream::Scope allBelow(cs, "if (c0 + kVec <= below)");
-          if (failed(emitBelowSplit(cs, st, field, *split, exact, step,
-                                    [&](const auto &quotients) {
-                                      return values(/*clamp=*/false, true,
-                                                    quotients);
-                                    })))
-            return failure();
-        }
-        {
-          CodeStream::Scope noneBelow(
-              cs, formatv("else if (c0 >= {0})", bound).str());
-          if (failed(values(/*clamp=*/true, false)))
-            return failure();
-        }
-        CodeStream::Scope straddles(cs, "else");
-        if (failed(values(/*clamp=*/true, std::nullopt)))
-          return failure();
-      } else if (failed(values(/*clamp=*/true, std::nullopt))) {
-        return failure();
-      }
-      cs.line("if (!kStore) continue;");
-      // Streaming (evict-first) stores: an expansion's rows are written
-      // once and outsize the L2; they should not evict what is reused.
-      cs.line("if (vec && c0 + kVec <= end) __stcs(reinterpret_cast<int4 *>("
-              "row_out + c0), *reinterpret_cast<const int4 *>(v));");
-      cs.line("else for (int u = 0; u < kVec && c0 + u < end; ++u) "
-              "row_out[c0 + u] = v[u];");
-    }
-    cs.line("if (failed) return false;");
-  }
+  if (failed(emitDeviceSteps(cs, st, d)))
+    return failure();
   cs.line("#else");
-  if (LoadOp copied = columnCopy(field); copied && out && !out->isBool) {
-    // The row is a slice of the list (bounds checked above): the C
-    // library's copy, vectorized for the host it runs on.
-    cs.line("if (kStore && end > first) std::memcpy(row_out + first, "
-            "lb_{0} + first, size_t(end - first) * sizeof(int32_t));",
-            copied.getInput());
-  } else {
-    // An I-typed induction variable: in the fast instantiation int32_t
-    // (cannot wrap: the loop vectorizes).
-    CodeStream::Scope steps(cs, "for (I col = I(first); col < I(end); "
-                                "++col)");
-    SmallVector<std::string> results;
-    if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-      return failure();
-    cs.line("if (kStore) row_out[col] = {0}({1});", elem, results[0]);
-  }
+  if (failed(emitHostColumns(cs, st, field, scope, out, d.elem)))
+    return failure();
   cs.line("#endif");
   return success();
 }

@@ -16,8 +16,7 @@ namespace imeta::emit {
 
 class CudaEmitter {
 public:
-  CudaEmitter(const SpecLayout &layout, EmitterState &st)
-      : L(layout), st(st) {}
+  CudaEmitter(const SpecLayout &layout, EmitterState &st) : L(layout), st(st) {}
   /// The GPU API header (`h`) and the CUDA source (`cu`).
   mlir::LogicalResult emit(CodeStream &h, CodeStream &cu);
 

@@ -18,8 +18,7 @@ namespace imeta::emit {
 
 class FillEmitter {
 public:
-  FillEmitter(const SpecLayout &layout, EmitterState &st)
-      : L(layout), st(st) {}
+  FillEmitter(const SpecLayout &layout, EmitterState &st) : L(layout), st(st) {}
 
   /// The header's includes and the fixed runtime text.
   void emitPrologue(CodeStream &cs);
@@ -67,6 +66,25 @@ private:
 
   /// How a field's formula names its point in a fill function.
   FormulaScope scopeOf(SpaceLoops &sp, FieldOp field, llvm::StringRef b = "b");
+
+  /// The rows fields a column loop's formula reads, computed once per row:
+  /// the local holding each at a bucket ("field@bucket").
+  struct RowValues {
+    llvm::StringMap<std::string> locals;
+    unsigned nextBucketVar = 0;
+    std::function<std::string(FieldOp, const std::string &)> lookup =
+        [this](FieldOp f, const std::string &idx) {
+          return locals.lookup((f.getSymName() + "@" + idx).str());
+        };
+    RowValues() = default;
+    RowValues(const RowValues &) = delete;
+    RowValues &operator=(const RowValues &) = delete;
+  };
+  /// Declares on `cs` and computes on `rowCs` (once per row) the values of
+  /// the rows fields `reader` reads at `bucket`, their own reads first.
+  mlir::LogicalResult emitRowValues(CodeStream &cs, CodeStream &rowCs,
+                                    SpaceLoops &sp, FieldOp reader,
+                                    const std::string &bucket, RowValues &rv);
 
   /// One `cols` field's loop over (row, column) pairs (EmitColumnLoop.cpp).
   mlir::LogicalResult emitColumnField(CodeStream &cs, const PathPlan &plan,

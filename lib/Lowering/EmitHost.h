@@ -16,8 +16,7 @@ namespace imeta::emit {
 
 class HostEmitter {
 public:
-  HostEmitter(const SpecLayout &layout, EmitterState &st)
-      : L(layout), st(st) {}
+  HostEmitter(const SpecLayout &layout, EmitterState &st) : L(layout), st(st) {}
 
   /// Includes, runtime text and the helpers shared by all paths.
   void emitPrologue(CodeStream &cs);
