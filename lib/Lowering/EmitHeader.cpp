@@ -29,128 +29,95 @@ void HeaderEmitter::emit(CodeStream &cs) {
   cs.line("/// Most ratios in one ratio set.");
   cs.line("constexpr int kMaxRatios = 16;");
   cs.blank();
-  {
-    cs.line("/// The batch's config parameters.");
-    CodeStream::Scope s(cs, "struct Config", ";");
-    for (auto cfg : L.body().getOps<ConfigOp>()) {
-      if (isa<ListType>(cfg.getType())) {
-        cs.line("const int32_t *{0} = nullptr;", cfg.getSymName());
-        cs.line("int32_t num_{0} = 0;", cfg.getSymName());
-      } else {
-        cs.line("{0} {1} = {2};", cfg.getType().isInteger(1) ? "bool" : "int32_t",
-                cfg.getSymName(), cfg.getType().isInteger(1) ? "false" : "0");
-      }
-    }
-    for (auto set : L.body().getOps<RatiosOp>()) {
-      cs.line("/// Ratio set: distinct integers >= 1.");
-      cs.line("const int32_t *{0} = nullptr;", set.getSymName());
-      cs.line("int32_t num_{0} = 0;", set.getSymName());
-    }
-  }
+  emitConfig(cs);
   cs.blank();
   if (L.hasResidentInput())
     emitListTable(cs);
-  {
-    cs.line("/// Per-sequence inputs, one array entry per sequence; a list "
-            "input is its");
-    cs.line("/// values concatenated in batch order plus num_seqs + 1 "
-            "offsets.");
-    cs.line("/// Optional inputs may be null (0, false or empty). A "
-            "resident list is");
-    cs.line("/// read from NAME_table at row NAME_row[i] when NAME (the "
-            "packed form) is null.");
-    CodeStream::Scope s(cs, "struct Sequences", ";");
-    cs.line("int32_t num_seqs = 0;");
-    for (auto in : L.body().getOps<InputOp>()) {
-      if (isa<ListType>(in.getType())) {
-        cs.line("const int32_t *{0} = nullptr;", in.getSymName());
-        cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());
-        if (in.getResident()) {
-          cs.line("ListTable {0}_table;", in.getSymName());
-          cs.line("const int32_t *{0}_row = nullptr;", in.getSymName());
-        }
-      } else {
-        cs.line("const {0} *{1} = nullptr;",
-                in.getType().isInteger(1) ? "bool" : "int32_t",
-                in.getSymName());
-      }
-    }
-  }
+  emitSequences(cs);
   cs.blank();
-  {
-    cs.line("/// A caller-owned output buffer: per ratio bucket, "
-            "`capacity` rows of");
-    cs.line("/// `width` values (int32_t, or bool for a bool field), bucket "
-            "b starting");
-    cs.line("/// `bucket_stride` elements after bucket 0. The routine "
-            "writes the live");
-    cs.line("/// prefix and records its shape; it never reallocates.");
-    CodeStream::Scope s(cs, "struct Buffer", ";");
-    cs.line("void *data = nullptr;");
-    cs.line("int64_t capacity = 0;       ///< rows per bucket");
-    cs.line("int64_t bucket_stride = 0;  ///< elements between buckets");
-    cs.line("int32_t max_buckets = 1;    ///< buckets the buffer holds");
-    cs.line("int64_t width = 0;          ///< row stride (values); 0: set by "
-            "the routine");
-    cs.line("// Written by the routine:");
-    cs.line("int32_t buckets = 0;");
-    cs.line("int64_t rows[kMaxRatios] = {};");
-    cs.line("int64_t cols[kMaxRatios] = {};  ///< values per row, <= width");
-    cs.line("int32_t ratios[kMaxRatios] = {};");
-  }
-  cs.blank();
-  cs.line("/// What an output is: its name (buckets add `.n`), values per "
-          "row (0: a");
-  cs.line("/// config-sized row), element type, ratio set (\"\" if none), "
-          "and whether it");
-  cs.line("/// is a scalar (one value, printed as a number).");
-  cs.line("struct OutputInfo { const char *name; int32_t width; bool is_bool; "
-          "const char *ratios; bool is_scalar; };");
-  cs.blank();
-  cs.line("/// The outcome of a call: ok, or one line naming the sequence, "
-          "field and rule;");
-  cs.line("/// `proven`: the batch's range proof held (no checking dry run "
-          "was needed).");
-  cs.line("struct Status { bool ok = true; std::string message; bool proven "
-          "= false; };");
-  cs.line("/// How the fill stage runs. kAuto: the fast instantiation "
-          "(32-bit,");
-  cs.line("/// unchecked), after a checking dry run when the batch's range "
-          "proof fails");
-  cs.line("/// (a dry run that passes shows no value leaves i32). kChecked: "
-          "the dry run,");
-  cs.line("/// then on the CPU the checked instantiation (debugging, "
-          "tests).");
-  cs.line("enum class FillMode { kAuto, kChecked };");
-  for (const PathPlan &plan : L.plans()) {
-    cs.blank();
-    {
-      cs.line("/// The buffer set of path `{0}`, one Buffer per output, in "
-              "path order.",
-              PathOp(plan.path).getSymName());
-      CodeStream::Scope s(cs, "struct " + L.buffersName(plan), ";");
-      for (const PlannedOutput &out : plan.outputs)
-        cs.line("Buffer {0};  // {1}", out.name, out.layout);
-      cs.line("static constexpr int kCount = {0};", plan.outputs.size());
-      cs.line("Buffer *begin() {{ return &{0}; }", plan.outputs.front().name);
-    }
-    cs.line("extern const OutputInfo k{0}Outputs[{1}::kCount];",
-            L.pascal(PathOp(plan.path).getSymName()), L.buffersName(plan));
-    cs.line("/// Checks the batch and records each output's shape "
-            "(buckets, rows, width)");
-    cs.line("/// in `out` without writing any data.");
-    cs.line("Status {0}_shape(const Config &config, const Sequences &seqs, "
-            "{1} &out);",
-            PathOp(plan.path).getSymName(), L.buffersName(plan));
-    cs.line("/// Checks the batch and every buffer's capacity, then fills "
-            "the buffers on");
-    cs.line("/// the CPU. On error nothing has been written.");
-    cs.line("Status {0}(const Config &config, const Sequences &seqs, {1} "
-            "&out, FillMode mode = FillMode::kAuto);",
-            PathOp(plan.path).getSymName(), L.buffersName(plan));
-  }
+  cs.raw(
+#include "lib/Lowering/PublicTypes.text.inc"
+  );
+  for (const PathPlan &plan : L.plans())
+    emitPathApi(cs, plan);
   cs.blank();
   cs.line("}  // namespace {0}", L.ns());
+}
+
+/// The batch's config parameters and ratio sets.
+void HeaderEmitter::emitConfig(CodeStream &cs) {
+  cs.line("/// The batch's config parameters.");
+  CodeStream::Scope s(cs, "struct Config", ";");
+  for (auto cfg : L.body().getOps<ConfigOp>()) {
+    if (isa<ListType>(cfg.getType())) {
+      cs.line("const int32_t *{0} = nullptr;", cfg.getSymName());
+      cs.line("int32_t num_{0} = 0;", cfg.getSymName());
+    } else {
+      cs.line("{0} {1} = {2};", cfg.getType().isInteger(1) ? "bool" : "int32_t",
+              cfg.getSymName(), cfg.getType().isInteger(1) ? "false" : "0");
+    }
+  }
+  for (auto set : L.body().getOps<RatiosOp>()) {
+    cs.line("/// Ratio set: distinct integers >= 1.");
+    cs.line("const int32_t *{0} = nullptr;", set.getSymName());
+    cs.line("int32_t num_{0} = 0;", set.getSymName());
+  }
+}
+
+/// The per-sequence inputs.
+void HeaderEmitter::emitSequences(CodeStream &cs) {
+  cs.line("/// Per-sequence inputs, one array entry per sequence; a list "
+          "input is its");
+  cs.line("/// values concatenated in batch order plus num_seqs + 1 "
+          "offsets.");
+  cs.line("/// Optional inputs may be null (0, false or empty). A "
+          "resident list is");
+  cs.line("/// read from NAME_table at row NAME_row[i] when NAME (the "
+          "packed form) is null.");
+  CodeStream::Scope s(cs, "struct Sequences", ";");
+  cs.line("int32_t num_seqs = 0;");
+  for (auto in : L.body().getOps<InputOp>()) {
+    if (isa<ListType>(in.getType())) {
+      cs.line("const int32_t *{0} = nullptr;", in.getSymName());
+      cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());
+      if (in.getResident()) {
+        cs.line("ListTable {0}_table;", in.getSymName());
+        cs.line("const int32_t *{0}_row = nullptr;", in.getSymName());
+      }
+    } else {
+      cs.line("const {0} *{1} = nullptr;",
+              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
+    }
+  }
+}
+
+/// A path's buffer set, output table and entry points.
+void HeaderEmitter::emitPathApi(CodeStream &cs, const PathPlan &plan) {
+  cs.blank();
+  {
+    cs.line("/// The buffer set of path `{0}`, one Buffer per output, in "
+            "path order.",
+            PathOp(plan.path).getSymName());
+    CodeStream::Scope s(cs, "struct " + L.buffersName(plan), ";");
+    for (const PlannedOutput &out : plan.outputs)
+      cs.line("Buffer {0};  // {1}", out.name, out.layout);
+    cs.line("static constexpr int kCount = {0};", plan.outputs.size());
+    cs.line("Buffer *begin() {{ return &{0}; }", plan.outputs.front().name);
+  }
+  cs.line("extern const OutputInfo k{0}Outputs[{1}::kCount];",
+          L.pascal(PathOp(plan.path).getSymName()), L.buffersName(plan));
+  cs.line("/// Checks the batch and records each output's shape "
+          "(buckets, rows, width)");
+  cs.line("/// in `out` without writing any data.");
+  cs.line("Status {0}_shape(const Config &config, const Sequences &seqs, "
+          "{1} &out);",
+          PathOp(plan.path).getSymName(), L.buffersName(plan));
+  cs.line("/// Checks the batch and every buffer's capacity, then fills "
+          "the buffers on");
+  cs.line("/// the CPU. On error nothing has been written.");
+  cs.line("Status {0}(const Config &config, const Sequences &seqs, {1} "
+          "&out, FillMode mode = FillMode::kAuto);",
+          PathOp(plan.path).getSymName(), L.buffersName(plan));
 }
 
 void HeaderEmitter::emitListTable(CodeStream &cs) {

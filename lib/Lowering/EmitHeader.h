@@ -18,7 +18,10 @@ public:
   void emit(CodeStream &cs);
 
 private:
+  void emitConfig(CodeStream &cs);
   void emitListTable(CodeStream &cs);
+  void emitSequences(CodeStream &cs);
+  void emitPathApi(CodeStream &cs, const PathPlan &plan);
 
   const SpecLayout &L;
 };

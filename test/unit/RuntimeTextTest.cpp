@@ -5,7 +5,7 @@
 // directly, with no spec and no generator, and checked against plain
 // arithmetic: the divider against the division, floor and ceiling
 // quotients, list bounds, the failure record, the proof's saturating
-// ranges.
+// ranges; and the public header's fixed types (PublicTypes.inc).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,11 @@ namespace text {
 #include "runtime/RangeHelpers.inc"
 #include "runtime/FailureText.inc"
 } // namespace text
+
+namespace api {
+constexpr int kMaxRatios = 16;
+#include "runtime/PublicTypes.inc"
+} // namespace api
 
 namespace {
 using namespace text;
@@ -106,6 +111,25 @@ TEST(RuntimeText, FailureWords) {
   EXPECT_EQ(imeta_failure_text(kEmptySet, "imeta.ratio_min", "",
                                "'ca_ratios'", 0, 0, 32, ""),
             "ratio set 'ca_ratios' is empty");
+}
+
+/// A Buffer the caller has not sized is empty, holds one bucket and lets
+/// the routine set its row stride; the defaults of a call's outcome and
+/// fill mode are what the entry points document.
+TEST(RuntimeText, PublicTypesDefaults) {
+  api::Buffer b;
+  EXPECT_EQ(b.data, nullptr);
+  EXPECT_EQ(b.capacity, 0);
+  EXPECT_EQ(b.max_buckets, 1);
+  EXPECT_EQ(b.width, 0);
+  EXPECT_EQ(b.buckets, 0);
+  for (int k = 0; k < api::kMaxRatios; ++k)
+    EXPECT_EQ(b.rows[k] + b.cols[k] + b.ratios[k], 0);
+  api::Status st;
+  EXPECT_TRUE(st.ok);
+  EXPECT_FALSE(st.proven);
+  EXPECT_TRUE(st.message.empty());
+  EXPECT_NE(api::FillMode::kAuto, api::FillMode::kChecked);
 }
 
 } // namespace
