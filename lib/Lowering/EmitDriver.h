@@ -18,6 +18,11 @@ public:
   void emit(CodeStream &cs);
 
 private:
+  void emitPrologue(CodeStream &cs);
+  void emitReadConfig(CodeStream &cs);
+  void emitReadInputs(CodeStream &cs);
+  void emitRunPath(CodeStream &cs, const PathPlan &plan);
+
   const SpecLayout &L;
 };
 
