@@ -21,10 +21,16 @@ public:
   mlir::LogicalResult emit(CodeStream &h, CodeStream &cu);
 
 private:
+  void emitApiHeader(CodeStream &h);
+  void emitPathApi(CodeStream &h, const PathPlan &plan);
+  void emitSource(CodeStream &cu);
   /// `gpuPath`: the path's index among the GPU paths (its scratch slot).
   void emitCudaPath(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   // The parts of emitCudaPath, in the order they print.
   void emitKernel(CodeStream &cu, const PathPlan &plan);
+  void emitResidentWrites(CodeStream &cu,
+                          const llvm::SetVector<mlir::Operation *> &used);
+  void emitHostOutputCopies(CodeStream &cu, const PathPlan &plan);
   void emitResidentThreads(CodeStream &cu, const PathPlan &plan);
   void emitStageImpl(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   void emitStageInputs(CodeStream &cu, const PathPlan &plan);
