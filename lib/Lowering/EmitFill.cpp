@@ -36,8 +36,9 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   cs.line("#else");
   cs.line("#define IMETA_HD");
   cs.line("#endif");
-  cs.line("/// A fill function: inlined where it is called (a kernel, the host's "
-          "loop over");
+  cs.line(
+      "/// A fill function: inlined where it is called (a kernel, the host's "
+      "loop over");
   cs.line("/// sequences), so that the context's values stay in registers "
           "across its");
   cs.line("/// row loops (a call of its own reloaded them every row).");
@@ -75,11 +76,10 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   );
   ArrayRef<FlatSymbolRefAttr> sets = st.names().ratioSets();
   cs.line("/// Ratio sets by id: {0}.",
-          llvm::join(llvm::map_range(sets,
-                                     [](FlatSymbolRefAttr a) {
-                                       return a.getValue().str();
-                                     }),
-                     ", "));
+          llvm::join(
+              llvm::map_range(
+                  sets, [](FlatSymbolRefAttr a) { return a.getValue().str(); }),
+              ", "));
   cs.line("constexpr int kNumSets = {0};", std::max<size_t>(1, sets.size()));
   cs.line("/// The one-line message of a recorded failure (host source).");
   cs.line("/// `sets`: the context's ratio sets, which name the failing "
@@ -128,101 +128,105 @@ void FillEmitter::emitCommonMembers(CodeStream &cs) {
       }
     } else {
       cs.line("const {0} *in_{1};",
-              in.getType().isInteger(1) ? "bool" : "int32_t",
-              in.getSymName());
+              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
     }
   }
 }
 
+/// The path's context: everything its fill functions read.
+void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
+  cs.line("/// Everything the fill functions of path `{0}` read.",
+          PathOp(plan.path).getSymName());
+  CodeStream::Scope s(cs, "struct " + L.ctxName(plan), ";");
+  emitCommonMembers(cs);
+  cs.line("// Host-stage values: per bucket, per sequence (or one).");
+  for (Operation *op : plan.needed) {
+    if (!L.isHostValue(op))
+      continue;
+    if (L.inContext(op)) {
+      cs.line("int64_t h_{0}[{1}];", symName(op),
+              getRatios(op) ? "kMaxRatios" : "1");
+      if (isScalarDivisor(cast<FieldOp>(op)))
+        cs.line("imeta_divider dv_h_{0}[{1}];  // made like dv_set",
+                symName(op), getRatios(op) ? "kMaxRatios" : "1");
+    } else
+      cs.line("const {0} *h_{1};", L.hostElem(op), symName(op));
+  }
+  for (const RowSpace &space : plan.rowSpaces)
+    cs.line("const int32_t *rowstart_{0};  // [buckets][N + 1]",
+            FieldOp(space.count).getSymName());
+  cs.line("/// The batch's range proof held (else prepare ran the checked "
+          "dry run).");
+  cs.line("bool proven;");
+  cs.line("// Output buffers.");
+  for (const PlannedOutput &out : plan.outputs) {
+    cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
+    cs.line("int64_t o_{0}_stride;  // elements between buckets", out.name);
+    cs.line("int64_t o_{0}_width;", out.name);
+  }
+}
+
+/// The path's host-side state: the context and the arrays it points to,
+/// kept across a GPU stage's steps.
+void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
+  cs.line("/// Host-side state of path `{0}`: the context and the arrays "
+          "it points to.",
+          PathOp(plan.path).getSymName());
+  CodeStream::Scope s(
+      cs, formatv("struct {0}_host", PathOp(plan.path).getSymName()).str(),
+      ";");
+  cs.line("{0} c{{};", L.ctxName(plan));
+  cs.line("ErrorRecord err{};");
+  // Each array: its pointer (into `*v_` or a GPU stage's staging) and
+  // the vector that holds it otherwise.
+  for (Operation *op : plan.needed)
+    if (L.isHostValue(op))
+      cs.line("{0} *h_{1} = nullptr; std::vector<{0}> hv_{1};", L.hostElem(op),
+              symName(op));
+  for (const RowSpace &space : plan.rowSpaces)
+    cs.line("int32_t *rowstart_{0} = nullptr; std::vector<int32_t> rv_{0};",
+            FieldOp(space.count).getSymName());
+  for (auto in : L.body().getOps<InputOp>())
+    if (isa<ListType>(in.getType()) && in.getMin())
+      cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
+              "elements",
+              in.getSymName());
+  for (auto in : L.body().getOps<InputOp>())
+    if (in.getResident()) {
+      cs.line("bool table_{0} = false;  // read from {0}_table",
+              in.getSymName());
+      cs.line("int64_t *begin_{0} = nullptr, *end_{0} = nullptr; "
+              "std::vector<int64_t> bv_{0}, ev_{0};",
+              in.getSymName());
+    }
+  for (auto in : L.body().getOps<InputOp>()) {
+    if (!in.getOptional())
+      continue;
+    if (isa<ListType>(in.getType()))
+      cs.line("std::vector<int64_t> zero_{0};", in.getSymName());
+    else
+      cs.line("std::unique_ptr<{0}[]> zero_{1}; size_t zero_{1}_n = 0;  "
+              "// zeros, never written",
+              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
+  }
+  // A stage keeps its host state across steps: the arrays keep their
+  // memory, the rest starts afresh.
+  std::string reset = "c = {}; err = {};";
+  for (auto in : L.body().getOps<InputOp>()) {
+    if (isa<ListType>(in.getType()) && in.getMin())
+      reset += formatv(" lo_{0} = hi_{0} = 0;", in.getSymName()).str();
+    if (in.getResident())
+      reset += formatv(" table_{0} = false;", in.getSymName()).str();
+  }
+  cs.line("/// For the next call: the context and flags cleared, the "
+          "arrays' memory kept.");
+  cs.line("void reset() {{ {0} }", reset);
+}
+
 LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
-  {
-    cs.line("/// Everything the fill functions of path `{0}` read.",
-            PathOp(plan.path).getSymName());
-    CodeStream::Scope s(cs, "struct " + L.ctxName(plan), ";");
-    emitCommonMembers(cs);
-    cs.line("// Host-stage values: per bucket, per sequence (or one).");
-    for (Operation *op : plan.needed) {
-      if (!L.isHostValue(op))
-        continue;
-      if (L.inContext(op)) {
-        cs.line("int64_t h_{0}[{1}];", symName(op),
-                getRatios(op) ? "kMaxRatios" : "1");
-        if (isScalarDivisor(cast<FieldOp>(op)))
-          cs.line("imeta_divider dv_h_{0}[{1}];  // made like dv_set",
-                  symName(op), getRatios(op) ? "kMaxRatios" : "1");
-      } else
-        cs.line("const {0} *h_{1};", L.hostElem(op), symName(op));
-    }
-    for (const RowSpace &space : plan.rowSpaces)
-      cs.line("const int32_t *rowstart_{0};  // [buckets][N + 1]",
-              FieldOp(space.count).getSymName());
-    cs.line("/// The batch's range proof held (else prepare ran the checked "
-            "dry run).");
-    cs.line("bool proven;");
-    cs.line("// Output buffers.");
-    for (const PlannedOutput &out : plan.outputs) {
-      cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
-      cs.line("int64_t o_{0}_stride;  // elements between buckets",
-              out.name);
-      cs.line("int64_t o_{0}_width;", out.name);
-    }
-  }
+  emitContext(cs, plan);
   cs.blank();
-  {
-    cs.line("/// Host-side state of path `{0}`: the context and the arrays "
-            "it points to.",
-            PathOp(plan.path).getSymName());
-    CodeStream::Scope s(cs, formatv("struct {0}_host", PathOp(plan.path).getSymName())
-                                .str(),
-                        ";");
-    cs.line("{0} c{{};", L.ctxName(plan));
-    cs.line("ErrorRecord err{};");
-    // Each array: its pointer (into `*v_` or a GPU stage's staging) and
-    // the vector that holds it otherwise.
-    for (Operation *op : plan.needed)
-      if (L.isHostValue(op))
-        cs.line("{0} *h_{1} = nullptr; std::vector<{0}> hv_{1};", L.hostElem(op),
-                symName(op));
-    for (const RowSpace &space : plan.rowSpaces)
-      cs.line("int32_t *rowstart_{0} = nullptr; std::vector<int32_t> rv_{0};",
-              FieldOp(space.count).getSymName());
-    for (auto in : L.body().getOps<InputOp>())
-      if (isa<ListType>(in.getType()) && in.getMin())
-        cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
-                "elements",
-                in.getSymName());
-    for (auto in : L.body().getOps<InputOp>())
-      if (in.getResident()) {
-        cs.line("bool table_{0} = false;  // read from {0}_table",
-                in.getSymName());
-        cs.line("int64_t *begin_{0} = nullptr, *end_{0} = nullptr; "
-                "std::vector<int64_t> bv_{0}, ev_{0};",
-                in.getSymName());
-      }
-    for (auto in : L.body().getOps<InputOp>()) {
-      if (!in.getOptional())
-        continue;
-      if (isa<ListType>(in.getType()))
-        cs.line("std::vector<int64_t> zero_{0};", in.getSymName());
-      else
-        cs.line("std::unique_ptr<{0}[]> zero_{1}; size_t zero_{1}_n = 0;  "
-                "// zeros, never written",
-                in.getType().isInteger(1) ? "bool" : "int32_t",
-                in.getSymName());
-    }
-    // A stage keeps its host state across steps: the arrays keep their
-    // memory, the rest starts afresh.
-    std::string reset = "c = {}; err = {};";
-    for (auto in : L.body().getOps<InputOp>()) {
-      if (isa<ListType>(in.getType()) && in.getMin())
-        reset += formatv(" lo_{0} = hi_{0} = 0;", in.getSymName()).str();
-      if (in.getResident())
-        reset += formatv(" table_{0} = false;", in.getSymName()).str();
-    }
-    cs.line("/// For the next call: the context and flags cleared, the "
-            "arrays' memory kept.");
-    cs.line("void reset() {{ {0} }", reset);
-  }
+  emitHostState(cs, plan);
   cs.line("/// Checks, host stage and shapes of `{0}` (defined in the host "
           "source). With",
           PathOp(plan.path).getSymName());
@@ -242,13 +246,13 @@ LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
 /// One fused function per row space: every rows field of the space, at
 /// rows j0, j0 + step, ... of sequence i. The CPU calls it with (0, 1),
 /// a CUDA block with (threadIdx.x, blockDim.x).
-LogicalResult FillEmitter::emitSpaceFill(CodeStream &cs, const PathPlan &plan, const RowSpace &space) {
+LogicalResult FillEmitter::emitSpaceFill(CodeStream &cs, const PathPlan &plan,
+                                         const RowSpace &space) {
   cs.line("/// Rows of `{0}`: {1}.", FieldOp(space.count).getSymName(),
-          llvm::join(llvm::map_range(space.fields,
-                                     [](FieldOp f) {
-                                       return f.getSymName().str();
-                                     }),
-                     ", "));
+          llvm::join(
+              llvm::map_range(space.fields,
+                              [](FieldOp f) { return f.getSymName().str(); }),
+              ", "));
   cs.line("/// kChk: checked (every i32 result in 64 bits, checked) or fast "
           "(i32, the");
   cs.line("/// checks the batch's range proof covers left out). !kStore: a "
@@ -323,8 +327,7 @@ void FillEmitter::openBuckets(CodeStream &cs, SpaceLoops &sp, FieldOp field,
     cs.line("const int64_t n = c.set[{0}][{1}];  (void)n;", st.setId(set), b);
 }
 
-FormulaScope FillEmitter::scopeOf(SpaceLoops &sp, FieldOp field,
-                                  StringRef b) {
+FormulaScope FillEmitter::scopeOf(SpaceLoops &sp, FieldOp field, StringRef b) {
   FormulaScope scope;
   scope.ownerId = st.owner(field.getSymName());
   scope.seq = "i";
@@ -339,7 +342,60 @@ FormulaScope FillEmitter::scopeOf(SpaceLoops &sp, FieldOp field,
 }
 
 /// The loops of a space's fill function: buckets of the count, rows.
-LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan, const RowSpace &space) {
+/// One rows field at the current row: its local (if `keep`: a later field
+/// reads it), its stores (if an output). An unbucketed field's stores wait
+/// in `deferred` for the end of the row: a store stalls the thread until
+/// its value is there, and a load after it (of a later field) would queue
+/// behind it.
+LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
+                                        SpaceLoops &sp, FieldOp field,
+                                        bool keep,
+                                        std::vector<std::string> &deferred) {
+  FlatSymbolRefAttr set = field.getRatiosAttr();
+  std::string local = "v_" + field.getSymName().str();
+  bool perBucketArray = set && !sp.spaceSet;
+  FormulaScope scope = scopeOf(sp, field);
+  const PlannedOutput *out = L.outputOf(plan, field);
+  bool defer = out && !set;
+  auto yields = field.getBody().front().getTerminator()->getOperands();
+  if (defer)
+    for (auto [k, v] : llvm::enumerate(yields)) {
+      cs.line("{0} s_{1}_{2} = {{};", valueType(st, scope, v), out->name, k);
+      deferred.push_back(
+          formatv("if (kStore) c.o_{0}[0 * c.o_{0}_stride + r * {1} + {2}] "
+                  "= {3}(s_{0}_{2});",
+                  out->name, yields.size(), k, elemType(out->isBool))
+              .str());
+    }
+  if (keep)
+    // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
+    // read only after its own iteration wrote it.
+    cs.line("{0} {1}{2};", valueType(st, scope, yields[0]), local,
+            perBucketArray ? "[kMaxRatios]" : " = {}");
+  sp.locals[field] = local;
+  commentFormula(cs, field);
+  std::optional<CodeStream::Scope> bucketScope, guard;
+  openBuckets(cs, sp, field, bucketScope, guard);
+  SmallVector<std::string> results;
+  if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+    return failure();
+  if (keep)
+    cs.line("{0}{1} = {2};", local, perBucketArray ? "[b]" : "", results[0]);
+  if (out)
+    for (auto [k, v] : llvm::enumerate(results)) {
+      if (defer)
+        cs.line("s_{0}_{1} = {2};", out->name, k, v);
+      else
+        cs.line("if (kStore) c.o_{0}[{1} * c.o_{0}_stride + r * {2} + "
+                "{3}] = {4}({5});",
+                out->name, set ? "b" : "0", results.size(), k,
+                elemType(out->isBool), v);
+    }
+  return success();
+}
+
+LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
+                                          const RowSpace &space) {
   FlatSymbolRefAttr spaceSet = FieldOp(space.count).getRatiosAttr();
   std::string countName = FieldOp(space.count).getSymName().str();
   std::string buckets =
@@ -353,7 +409,6 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan, 
   // read.
   SpaceLoops sp;
   sp.spaceSet = spaceSet;
-  llvm::DenseMap<Operation *, std::string> &locals = sp.locals;
   llvm::DenseSet<Operation *> read;
   for (FieldOp field : space.fields)
     field.walk([&](GetOp get) {
@@ -367,63 +422,14 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan, 
   SmallVector<FieldOp> perRow, perColumn;
   for (FieldOp field : space.fields)
     (field.getCols() ? perColumn : perRow).push_back(field);
-
-  // One rows field at the current row: its local (if read), its stores
-  // (if an output). An unbucketed field's stores wait in `deferred` for
-  // the end of the row: a store stalls the thread until its value is
-  // there, and a load after it (of a later field) would queue behind it.
   std::vector<std::string> deferred;
-  auto emitRowField = [&](FieldOp field) -> LogicalResult {
-    FlatSymbolRefAttr set = field.getRatiosAttr();
-    std::string local = "v_" + field.getSymName().str();
-    bool perBucketArray = set && !spaceSet;
-    bool keep = read.contains(field);
-    FormulaScope scope = scopeOf(sp, field);
-    const PlannedOutput *out = L.outputOf(plan, field);
-    bool defer = out && !set;
-    auto yields = field.getBody().front().getTerminator()->getOperands();
-    if (defer)
-      for (auto [k, v] : llvm::enumerate(yields)) {
-        cs.line("{0} s_{1}_{2} = {{};", valueType(st, scope, v), out->name, k);
-        deferred.push_back(
-            formatv("if (kStore) c.o_{0}[0 * c.o_{0}_stride + r * {1} + {2}] "
-                    "= {3}(s_{0}_{2});",
-                    out->name, yields.size(), k, elemType(out->isBool))
-                .str());
-      }
-    if (keep)
-      // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
-      // read only after its own iteration wrote it.
-      cs.line("{0} {1}{2};", valueType(st, scope, yields[0]), local,
-              perBucketArray ? "[kMaxRatios]" : " = {}");
-    locals[field] = local;
-    commentFormula(cs, field);
-    std::optional<CodeStream::Scope> bucketScope, guard;
-    openBuckets(cs, sp, field, bucketScope, guard);
-    SmallVector<std::string> results;
-    if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-      return failure();
-    if (keep)
-      cs.line("{0}{1} = {2};", local,
-              perBucketArray ? "[b]" : "", results[0]);
-    if (out)
-      for (auto [k, v] : llvm::enumerate(results)) {
-        if (defer)
-          cs.line("s_{0}_{1} = {2};", out->name, k, v);
-        else
-          cs.line("if (kStore) c.o_{0}[{1} * c.o_{0}_stride + r * {2} + "
-                  "{3}] = {4}({5});",
-                  out->name, set ? "b" : "0", results.size(), k,
-                  elemType(out->isBool), v);
-      }
-    return success();
-  };
 
   {
     CodeStream::Scope jloop(cs, "for (int64_t j = j0; j < rows; j += step)");
     cs.line("const int64_t r = start + j;  (void)r;");
     for (FieldOp field : perRow)
-      if (failed(emitRowField(field)))
+      if (failed(emitRowField(cs, plan, sp, field, read.contains(field),
+                              deferred)))
         return failure();
     if (!deferred.empty())
       cs.line("// The row's unbucketed outputs.");

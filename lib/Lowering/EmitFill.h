@@ -28,6 +28,8 @@ public:
 private:
   /// Members every context has: config, ratio sets, inputs.
   void emitCommonMembers(CodeStream &cs);
+  void emitContext(CodeStream &cs, const PathPlan &plan);
+  void emitHostState(CodeStream &cs, const PathPlan &plan);
 
   /// One fused function per row space: every rows field of the space, at
   /// rows j0, j0 + step, ... of sequence i. The CPU calls it with (0, 1),
@@ -57,6 +59,11 @@ private:
   /// The loops of a space's fill function: buckets of the count, rows.
   mlir::LogicalResult emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
                                      const RowSpace &space);
+
+  /// One rows field at the current row (EmitFill.cpp).
+  mlir::LogicalResult emitRowField(CodeStream &cs, const PathPlan &plan,
+                                   SpaceLoops &sp, FieldOp field, bool keep,
+                                   std::vector<std::string> &deferred);
 
   /// Opens the field's bucket loop (or the guard that the space's bucket is
   /// one of the field's) and binds `b` and `n`.
