@@ -131,8 +131,9 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
 void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
   // A GPU stage writes the row bounds its kernel reads into the staging.
   const llvm::SetVector<Operation *> read =
-      PathOp(plan.path).getTarget() == Target::gpu ? L.deviceInputs(plan)
-                                           : llvm::SetVector<Operation *>();
+      PathOp(plan.path).getTarget() == Target::gpu
+          ? L.deviceInputs(plan)
+          : llvm::SetVector<Operation *>();
   cs.line("const int64_t N = seqs.num_seqs;");
   cs.line("c.num_seqs = N;");
   cs.line("if (N < 0) return failure(\"sequences: num_seqs is negative\");");
@@ -329,7 +330,8 @@ void HostEmitter::openHostLoops(CodeStream &cs, FlatSymbolRefAttr set,
                                 std::optional<CodeStream::Scope> &bucketLoop,
                                 std::optional<CodeStream::Scope> &seqLoop) {
   bucketLoop.emplace(
-      cs, formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
+      cs,
+      formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
   if (set)
     cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
   if (perSeq)
@@ -342,72 +344,88 @@ LogicalResult HostEmitter::emitHostStep(CodeStream &cs, Operation *op,
   // Fused: inside the one loop over sequences (binding `i`), which a
   // failure leaves by `return false`.
   if (auto sum = dyn_cast<PrefixSumOp>(op)) {
-    std::string name = sum.getSymName().str();
-    auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
-    bool excl = sum.getConvention() == Convention::exclusive;
-    cs.line("// {0}: {1} prefix sum of {2}", name,
-            excl ? "exclusive" : "inclusive", src.getSymName());
-    CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                    L.numBuckets(src.getRatiosAttr()))
-                                .str());
-    std::string acc = fused ? "acc_" + name + "[b]" : "acc";
-    if (!fused) {
-      cs.line("int64_t acc = 0;");
-      if (excl)
-        cs.line("H.h_{0}[b * (N + 1)] = 0;", name);
-    }
-    std::optional<CodeStream::Scope> i;
-    if (!fused)
-      i.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
-    cs.line("{0} += H.h_{1}[b * N + i];", acc, src.getSymName());
-    if (fused)
-      cs.line("if (!imeta_fits32({0})) return false;", acc);
-    else
-      cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': "
-              "sequence \" + std::to_string(i) + \": i32 overflow: the sum "
-              "reaches \" + std::to_string(acc){1});",
-              name, L.overflowSuffix());
-    cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, L.hostLength(sum),
-            excl ? " + 1" : "", acc);
+    emitHostSum(cs, sum, fused);
     return success();
   }
-  if (auto rule = dyn_cast<RequireOp>(op)) {
-    FlatSymbolRefAttr set = rule.getRatiosAttr();
-    unsigned ruleId = ruleMessages.size();
-    ruleMessages.push_back((rule.getRule() + ": " + rule.getMessage()).str());
-    FormulaScope scope;
-    scope.ownerId = st.owner(ruleMessages.back());
-    scope.ratios = set;
-    bool perSeq = rule.getDomain() == Domain::seq;
-    scope.seq = perSeq ? "i" : "-1";
-    cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
-    std::optional<CodeStream::Scope> bucketLoop, seqLoop;
-    openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
-    SmallVector<std::string> results;
-    cs.line("int64_t holds = 0;");
-    {
-      CodeStream::Scope body(cs, "auto check = [&]() -> bool", ";");
-      if (failed(emitFormula(cs, st, rule.getBody(), scope, results)))
-        return failure();
-      cs.line("holds = {0};", results[0]);
-      cs.line("return true;");
-    }
-    if (fused) {
-      cs.line("if (!check() || !holds) return false;");
-      return success();
-    }
-    std::string where = perSeq ? "\"sequence \" + std::to_string(i) + \": \""
-                               : "std::string()";
-    if (set)
-      where += " + \"ratio \" + std::to_string(n) + \": \"";
-    cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
-            "+ what(err));",
-            where, escape(ruleMessages[ruleId]));
-    cs.line("if (!holds) return failure({0} + \"{1}\");", where,
-            escape(ruleMessages[ruleId]));
+  if (auto rule = dyn_cast<RequireOp>(op))
+    return emitHostRule(cs, rule, ruleMessages, fused);
+  return emitHostField(cs, cast<FieldOp>(op), fused);
+}
+
+/// A prefix sum's entries, each checked to fit i32.
+void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
+  std::string name = sum.getSymName().str();
+  auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  bool excl = sum.getConvention() == Convention::exclusive;
+  cs.line("// {0}: {1} prefix sum of {2}", name,
+          excl ? "exclusive" : "inclusive", src.getSymName());
+  CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                                  L.numBuckets(src.getRatiosAttr()))
+                              .str());
+  std::string acc = fused ? "acc_" + name + "[b]" : "acc";
+  if (!fused) {
+    cs.line("int64_t acc = 0;");
+    if (excl)
+      cs.line("H.h_{0}[b * (N + 1)] = 0;", name);
+  }
+  std::optional<CodeStream::Scope> i;
+  if (!fused)
+    i.emplace(cs, "for (int64_t i = 0; i < N; ++i)");
+  cs.line("{0} += H.h_{1}[b * N + i];", acc, src.getSymName());
+  if (fused)
+    cs.line("if (!imeta_fits32({0})) return false;", acc);
+  else
+    cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': "
+            "sequence \" + std::to_string(i) + \": i32 overflow: the sum "
+            "reaches \" + std::to_string(acc){1});",
+            name, L.overflowSuffix());
+  cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, L.hostLength(sum),
+          excl ? " + 1" : "", acc);
+}
+
+/// A rule, checked where it applies (per sequence, or once).
+LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
+                                        std::vector<std::string> &ruleMessages,
+                                        bool fused) {
+  FlatSymbolRefAttr set = rule.getRatiosAttr();
+  unsigned ruleId = ruleMessages.size();
+  ruleMessages.push_back((rule.getRule() + ": " + rule.getMessage()).str());
+  FormulaScope scope;
+  scope.ownerId = st.owner(ruleMessages.back());
+  scope.ratios = set;
+  bool perSeq = rule.getDomain() == Domain::seq;
+  scope.seq = perSeq ? "i" : "-1";
+  cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
+  std::optional<CodeStream::Scope> bucketLoop, seqLoop;
+  openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
+  SmallVector<std::string> results;
+  cs.line("int64_t holds = 0;");
+  {
+    CodeStream::Scope body(cs, "auto check = [&]() -> bool", ";");
+    if (failed(emitFormula(cs, st, rule.getBody(), scope, results)))
+      return failure();
+    cs.line("holds = {0};", results[0]);
+    cs.line("return true;");
+  }
+  if (fused) {
+    cs.line("if (!check() || !holds) return false;");
     return success();
   }
-  auto field = cast<FieldOp>(op);
+  std::string where =
+      perSeq ? "\"sequence \" + std::to_string(i) + \": \"" : "std::string()";
+  if (set)
+    where += " + \"ratio \" + std::to_string(n) + \": \"";
+  cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
+          "+ what(err));",
+          where, escape(ruleMessages[ruleId]));
+  cs.line("if (!holds) return failure({0} + \"{1}\");", where,
+          escape(ruleMessages[ruleId]));
+  return success();
+}
+
+/// A scalar or per-sequence field's value into its host array.
+LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
+                                         bool fused) {
   std::string name = field.getSymName().str();
   FlatSymbolRefAttr set = field.getRatiosAttr();
   FormulaScope scope;
@@ -459,10 +477,8 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
     // first (rule by rule, sequence by sequence).
     unsigned id = fusedGroups++;
     {
-      CodeStream::Scope pass(cs, formatv("const bool pass{0} = [&]() -> bool",
-                                         id)
-                                     .str(),
-                             "();");
+      CodeStream::Scope pass(
+          cs, formatv("const bool pass{0} = [&]() -> bool", id).str(), "();");
       for (size_t j = k; j < end; ++j)
         if (auto sum = dyn_cast<PrefixSumOp>(plan.host[j].op)) {
           std::string name = sum.getSymName().str();
@@ -512,12 +528,10 @@ void HostEmitter::emitOutputTable(CodeStream &cs, const PathPlan &plan) {
                   cast<FieldOp>(out.def).getDomain() == Domain::scalar;
     cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}},", out.name, out.width,
             out.isBool ? "true" : "false",
-            out.ratios ? out.ratios.getValue() : "",
-            scalar ? "true" : "false");
+            out.ratios ? out.ratios.getValue() : "", scalar ? "true" : "false");
   }
   cs.line("};");
   cs.blank();
-
 }
 
 /// prepare: input checks, host stage, shapes (and, with `fill`, the
@@ -597,9 +611,9 @@ void HostEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
     if (gpu)
       cs.line("if (pk && !H.rowstart_{0}) return pk->full();", name);
     cs.line("c.rowstart_{0} = H.rowstart_{0};", name);
-    CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                    L.numBuckets(set))
-                                .str());
+    CodeStream::Scope b(
+        cs,
+        formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
     cs.line("int64_t acc = 0;");
     {
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
@@ -616,7 +630,6 @@ void HostEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
     }
     cs.line("H.rowstart_{0}[b * (N + 1) + N] = int32_t(acc);", name);
   }
-
 }
 
 /// A `cols` field's width is not negative, its live columns within it.
@@ -638,8 +651,9 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
       if (!field.getLive())
         continue;
       auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
-      std::string liveAt = formatv("H.h_{0}[({1}) * N + i]", live.getSymName(),
-                                   bucketIndex(st, scope, live.getRatiosAttr()));
+      std::string liveAt =
+          formatv("H.h_{0}[({1}) * N + i]", live.getSymName(),
+                  bucketIndex(st, scope, live.getRatiosAttr()));
       cs.line("for (int64_t i = 0; i < N; ++i) if ({0} > {1}) "
               "return failure(\"field '{2}': sequence \" + std::to_string(i) "
               "+ \": live columns (\" + std::to_string({0}) + "
@@ -716,7 +730,8 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
     }
     cs.line("shape[{0}].width = stride;", k);
     cs.line("shape[{0}].buckets = nb;", k);
-    cs.line("for (int32_t b = 0; b < nb; ++b) shape[{0}].cols[b] = cols[b];", k);
+    cs.line("for (int32_t b = 0; b < nb; ++b) shape[{0}].cols[b] = cols[b];",
+            k);
   }
   cs.line("// Record shapes.");
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {

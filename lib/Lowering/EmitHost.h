@@ -53,6 +53,11 @@ private:
   mlir::LogicalResult emitHostStep(CodeStream &cs, mlir::Operation *op,
                                    std::vector<std::string> &ruleMessages,
                                    bool fused);
+  void emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused);
+  mlir::LogicalResult emitHostRule(CodeStream &cs, RequireOp rule,
+                                   std::vector<std::string> &ruleMessages,
+                                   bool fused);
+  mlir::LogicalResult emitHostField(CodeStream &cs, FieldOp field, bool fused);
   /// A path's host steps by passes (HostPasses.h): a fused pass as one
   /// loop (with the step-by-step passes behind it for the error), the
   /// rest one by one.
