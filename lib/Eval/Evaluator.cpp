@@ -99,6 +99,37 @@ llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
   return llvm::Error::success();
 }
 
+/// A `cols` field's column count in bucket `ratio` (a config parameter or
+/// a scalar field), recorded as `out`'s width, and its `live` field's
+/// values (null where it has none).
+llvm::Error Evaluator::columnsOf(FieldOp field, int64_t ratio, FieldValue &out,
+                                 int64_t &numCols, const FieldValue *&live) {
+  FlatSymbolRefAttr cols = field.getColsAttr();
+  numCols = batch.config.lookup(cols.getValue());
+  if (auto width = dyn_cast<FieldOp>(lookup(cols))) {
+    auto v = evaluate(width, width.getRatiosAttr() ? ratio : 0);
+    if (!v)
+      return v.takeError();
+    numCols = (*v)->data.front();
+  }
+  if (numCols < 0)
+    return fail(formatv("'{0}' = {1} columns is negative", cols.getValue(),
+                        numCols));
+  if (numCols > kMaxValues)
+    return fail(formatv("'{0}' = {1} columns is more than the reference "
+                        "evaluator holds",
+                        cols.getValue(), numCols));
+  out.width = numCols;
+  out.hasCols = true;
+  if (auto liveSym = field.getLiveAttr()) {
+    auto v = evaluate(lookup(liveSym), getRatios(lookup(liveSym)) ? ratio : 0);
+    if (!v)
+      return v.takeError();
+    live = *v;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
                                      FieldValue &out) {
   out.domain = field.getDomain();
@@ -109,30 +140,9 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
   // Columns: `width` of them, those at or past live(i) left at -1.
   int64_t numCols = 0;
   const FieldValue *live = nullptr;
-  if (auto cols = field.getColsAttr()) {
-    numCols = batch.config.lookup(cols.getValue());
-    if (auto width = dyn_cast<FieldOp>(lookup(cols))) {
-      auto v = evaluate(width, width.getRatiosAttr() ? ratio : 0);
-      if (!v)
-        return v.takeError();
-      numCols = (*v)->data.front();
-    }
-    if (numCols < 0)
-      return fail(formatv("'{0}' = {1} columns is negative", cols.getValue(),
-                          numCols));
-    if (numCols > kMaxValues)
-      return fail(formatv("'{0}' = {1} columns is more than the reference "
-                          "evaluator holds",
-                          cols.getValue(), numCols));
-    out.width = numCols;
-    out.hasCols = true;
-    if (auto liveSym = field.getLiveAttr()) {
-      auto v = evaluate(lookup(liveSym), getRatios(lookup(liveSym)) ? ratio : 0);
-      if (!v)
-        return v.takeError();
-      live = *v;
-    }
-  }
+  if (field.getColsAttr())
+    if (llvm::Error err = columnsOf(field, ratio, out, numCols, live))
+      return err;
   SmallVector<int64_t, 4> values;
   auto runAt = [&](Point p) -> llvm::Error {
     ++out.points;

@@ -85,6 +85,8 @@ public:
 
 private:
   llvm::Error evaluateField(FieldOp field, int64_t ratio, FieldValue &out);
+  llvm::Error columnsOf(FieldOp field, int64_t ratio, FieldValue &out,
+                        int64_t &numCols, const FieldValue *&live);
   llvm::Error evaluatePrefix(PrefixSumOp sum, int64_t ratio, FieldValue &out);
   llvm::Error checkRule(RequireOp rule);
 
