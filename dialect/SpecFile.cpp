@@ -8,11 +8,10 @@
 using namespace mlir;
 using namespace imeta;
 
-FailureOr<SpecFile> imeta::loadSpecFile(StringRef path, MLIRContext &context,
-                                        llvm::SourceMgr &sourceMgr) {
+/// The one imeta.spec of a parsed and verified module.
+static FailureOr<SpecFile> finish(OwningOpRef<ModuleOp> module) {
   SpecFile file;
-  file.module =
-      parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(&context));
+  file.module = std::move(module);
   if (!file.module)
     return failure(); // The parser or verifier has reported why.
   auto specs = llvm::to_vector(file.module->getOps<SpecOp>());
@@ -20,4 +19,15 @@ FailureOr<SpecFile> imeta::loadSpecFile(StringRef path, MLIRContext &context,
     return emitError(file.module->getLoc(), "expected exactly one imeta.spec");
   file.spec = specs.front();
   return file;
+}
+
+FailureOr<SpecFile> imeta::loadSpecFile(StringRef path, MLIRContext &context,
+                                        llvm::SourceMgr &sourceMgr) {
+  return finish(parseSourceFile<ModuleOp>(path, sourceMgr,
+                                          ParserConfig(&context)));
+}
+
+FailureOr<SpecFile> imeta::loadSpecBuffer(MLIRContext &context,
+                                          llvm::SourceMgr &sourceMgr) {
+  return finish(parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context)));
 }

@@ -27,6 +27,11 @@ mlir::FailureOr<SpecFile> loadSpecFile(llvm::StringRef path,
                                        mlir::MLIRContext &context,
                                        llvm::SourceMgr &sourceMgr);
 
+/// The same for a spec `sourceMgr` already holds (its main buffer: a
+/// file, or one chunk of a -split-input-file test).
+mlir::FailureOr<SpecFile> loadSpecBuffer(mlir::MLIRContext &context,
+                                         llvm::SourceMgr &sourceMgr);
+
 } // namespace imeta
 
 #endif // IMETA_DIALECT_SPECFILE_H

@@ -1,6 +1,6 @@
-// One seq field per formula op (or family): the C++ each prints in the host
-// stage, checked (every i32 result in 64 bits, every check that records a
-// failure), as test/Lowering/emit-formula-ops.test reads it.
+// One seq field per formula op (or family), computed by the evaluator and
+// the generated host stage alike (test/Lowering/formula-ops-values.test)
+// and failing each way the generated code records (failure-kinds.test).
 imeta.spec @ops {
   imeta.config @B : i32 {min = 1 : i64}
   imeta.ratios @set

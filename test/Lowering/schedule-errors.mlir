@@ -1,24 +1,12 @@
-# imeta-gen follows a schedule recorded in the spec, but only a legal one:
-# each bad schedule is a located error and no file is written.
-RUN: rm -rf %t && split-file %s %t
-RUN: not imeta-gen %t/late-read.mlir -o %t/out1 2>&1 | FileCheck %s --check-prefix=LATE
-RUN: not ls %t/out1
-RUN: not imeta-gen %t/wrong-space.mlir -o %t/out2 2>&1 | FileCheck %s --check-prefix=SPACE
-RUN: not imeta-gen %t/missing.mlir -o %t/out3 2>&1 | FileCheck %s --check-prefix=MISSING
-RUN: not imeta-gen %t/rule-order.mlir -o %t/out4 2>&1 | FileCheck %s --check-prefix=RULES
-RUN: not imeta-gen %t/host-late.mlir -o %t/out5 2>&1 | FileCheck %s --check-prefix=HOST
-RUN: not imeta-gen %t/flat.mlir -o %t/out6 2>&1 | FileCheck %s --check-prefix=FLAT
-RUN: not imeta-gen %t/layout.mlir -o %t/out7 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// RUN: imeta-gen %s --split-input-file --verify-diagnostics --emit=source > /dev/null
+// RUN: not imeta-gen %S/Inputs/late-read.mlir -o %t.out
+// RUN: not ls %t.out
 
-LATE: late-read.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'imeta.path' op schedule imeta.fill computes @plus_one before @pos, which it reads
-SPACE: error: 'imeta.path' op schedule imeta.fill puts @pos in the rows of @nk; it has rows(@nq)
-MISSING: error: 'imeta.path' op schedule imeta.fill fills 1 rows fields; the path needs 2
-RULES: error: 'imeta.path' op schedule imeta.host checks rule 1 out of order; rules run in the order they are written
-HOST: error: 'imeta.path' op schedule imeta.host computes @cu before @nq, which it reads
-FLAT: error: 'imeta.field' op a host-stage field (scalar or seq) must be flat to be generated
-LAYOUT: layout.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'imeta.output' op records the buffer layout '[1][N][2] i32', but its field is laid out as '[1][N][1] i32'
+// imeta-gen follows a schedule (or layout) recorded in the spec, but only a
+// legal one: each bad one is an error at the op that records it, and no
+// file is written.
 
-//--- late-read.mlir
+// A fill schedule that computes a field before one it reads.
 imeta.spec @s {
   imeta.input @q : i32
   imeta.field @nq seq {
@@ -33,11 +21,15 @@ imeta.spec @s {
     %p = imeta.get @pos : i32
     imeta.yield %p : i32
   }
+  // expected-error @below {{schedule imeta.fill computes @plus_one before @pos, which it reads}}
   imeta.path @p target(cpu) attributes {imeta.fill = [[@nq, @plus_one, @pos]]} {
     imeta.output "plus_one" = @plus_one
   }
 }
-//--- wrong-space.mlir
+
+// -----
+
+// A rows field put in another count's loop nest.
 imeta.spec @s {
   imeta.input @q : i32
   imeta.field @nq seq {
@@ -52,11 +44,15 @@ imeta.spec @s {
     %j = imeta.row_index : i32
     imeta.yield %j : i32
   }
+  // expected-error @below {{schedule imeta.fill puts @pos in the rows of @nk; it has rows(@nq)}}
   imeta.path @p target(cpu) attributes {imeta.fill = [[@nk, @pos]]} {
     imeta.output "pos" = @pos
   }
 }
-//--- missing.mlir
+
+// -----
+
+// A fill schedule that leaves out a field the path needs.
 imeta.spec @s {
   imeta.input @q : i32
   imeta.field @nq seq {
@@ -71,12 +67,17 @@ imeta.spec @s {
     %j = imeta.row_index : i32
     imeta.yield %j : i32
   }
+  // expected-error @below {{schedule imeta.fill fills 1 rows fields; the path needs 2}}
   imeta.path @p target(cpu) attributes {imeta.fill = [[@nq, @pos]]} {
     imeta.output "pos" = @pos
     imeta.output "two" = @two
   }
 }
-//--- rule-order.mlir
+
+// -----
+
+// Rules checked out of the order they are written (a rule guards what
+// follows it).
 imeta.spec @s {
   imeta.require "R1" "a" scalar {
     %t = arith.constant true
@@ -90,11 +91,15 @@ imeta.spec @s {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
   }
+  // expected-error @below {{schedule imeta.host checks rule 1 out of order; rules run in the order they are written}}
   imeta.path @p target(cpu) attributes {imeta.host = [1, 0, @one]} {
     imeta.output "one" = @one
   }
 }
-//--- host-late.mlir
+
+// -----
+
+// A host schedule that sums a field before computing it.
 imeta.spec @s {
   imeta.input @q : i32
   imeta.field @nq seq {
@@ -102,13 +107,18 @@ imeta.spec @s {
     imeta.yield %q : i32
   }
   imeta.prefix_sum @cu = @nq : !imeta.prefix<exclusive>
+  // expected-error @below {{schedule imeta.host computes @cu before @nq, which it reads}}
   imeta.path @p target(cpu) attributes {imeta.host = [@cu, @nq]} {
     imeta.output "cu" = @cu
   }
 }
-//--- flat.mlir
+
+// -----
+
+// A host-stage field of two values (only rows fields have width).
 imeta.spec @s {
   imeta.input @q : i32
+  // expected-error @below {{a host-stage field (scalar or seq) must be flat to be generated}}
   imeta.field @pair seq {
     %q = imeta.get_input @q : i32
     imeta.yield %q, %q : i32, i32
@@ -117,7 +127,10 @@ imeta.spec @s {
     imeta.output "pair" = @pair
   }
 }
-//--- layout.mlir
+
+// -----
+
+// A recorded buffer layout the field does not have.
 imeta.spec @s {
   imeta.input @q : i32
   imeta.field @nq seq {
@@ -125,6 +138,7 @@ imeta.spec @s {
     imeta.yield %q : i32
   }
   imeta.path @p target(cpu) {
+    // expected-error @below {{records the buffer layout '[1][N][2] i32', but its field is laid out as '[1][N][1] i32'}}
     imeta.output "nq" = @nq {imeta.layout = "[1][N][2] i32"}
   }
 }
