@@ -9,6 +9,7 @@
 
 #include "lib/Eval/Formula.h"
 #include "dialect/FailureText.h"
+#include "dialect/FormulaBlock.h"
 #include "dialect/IMetaSymbols.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -30,20 +31,15 @@ public:
 
   LogicalResult runBlock(Block &block,
                          SmallVectorImpl<int64_t> &yielded) override {
-    for (Operation &op : block) {
-      if (op.hasTrait<OpTrait::IsTerminator>()) {
-        for (Value v : op.getOperands())
-          yielded.push_back(values.lookup(v));
-        return success();
-      }
+    auto step = [&](Operation &op) -> LogicalResult {
       auto formula = dyn_cast<FormulaOpInterface>(&op);
       if (!formula)
         return fail(formatv("op '{0}' is not supported in formulas{1}",
                             op.getName().getStringRef(), locationOf(&op)));
-      if (failed(formula.evaluate(*this)))
-        return failure();
-    }
-    return fail("formula block has no terminator");
+      return formula.evaluate(*this);
+    };
+    return runFormulaBlock(block, yielded, step,
+                           [&](Value v) { return values.lookup(v); });
   }
 
   int64_t value(Value v) override { return values.lookup(v); }

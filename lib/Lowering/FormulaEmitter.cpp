@@ -1,9 +1,10 @@
 //===- FormulaEmitter.cpp - a field or rule body as C++ -------------------===//
 
 #include "lib/Lowering/FormulaEmitter.h"
+#include "dialect/FormulaBlock.h"
+#include "dialect/IMetaSymbols.h"
 #include "lib/Lowering/ColumnInvariants.h"
 #include "lib/Lowering/RangeProof.h"
-#include "dialect/IMetaSymbols.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SetVector.h"
@@ -12,8 +13,7 @@ using namespace mlir;
 using namespace imeta;
 using llvm::formatv;
 
-FormulaNaming::FormulaNaming(SpecOp spec)
-    : lists(analyzeListDependence(spec)) {
+FormulaNaming::FormulaNaming(SpecOp spec) : lists(analyzeListDependence(spec)) {
   for (Operation &op : spec.getBody().front())
     if (isa<RatiosOp, RatioUnionOp>(op))
       sets.push_back(FlatSymbolRefAttr::get(spec.getContext(),
@@ -60,8 +60,8 @@ std::string imeta::bucketIndex(const FormulaNaming &names,
     return "0";
   if (of == scope.ratios)
     return scope.bucket;
-  return formatv("c.map[{0}][{1}][{2}]", names.setId(scope.ratios), names.setId(of),
-                 scope.bucket)
+  return formatv("c.map[{0}][{1}][{2}]", names.setId(scope.ratios),
+                 names.setId(of), scope.bucket)
       .str();
 }
 
@@ -86,16 +86,9 @@ public:
 
   LogicalResult runBlock(Block &block,
                          SmallVectorImpl<std::string> &yielded) override {
-    for (Operation &op : block) {
-      if (op.hasTrait<OpTrait::IsTerminator>()) {
-        for (Value v : op.getOperands())
-          yielded.push_back(names.lookup(v));
-        return success();
-      }
-      if (failed(emit(&op)))
-        return failure();
-    }
-    return success();
+    return runFormulaBlock(
+        block, yielded, [&](Operation &op) { return emit(&op); },
+        [&](Value v) { return names.lookup(v); });
   }
 
   /// Emits the loop-invariant read `op`; returns its name.
@@ -120,12 +113,8 @@ public:
     return name;
   }
   void bind(Value v, const std::string &name) override { names[v] = name; }
-  std::string fresh() override {
-    return st.newTemp();
-  }
-  std::string valueType(Value v) override {
-    return imeta::valueType(st, s, v);
-  }
+  std::string fresh() override { return st.newTemp(); }
+  std::string valueType(Value v) override { return imeta::valueType(st, s, v); }
   /// Where some branches are known (FormulaScope::known), a value can
   /// lose its only reader: no warning for it (engine builds use -Werror).
   std::string maybeUnused() override {
@@ -227,7 +216,7 @@ std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
 }
 
 std::string imeta::dividerOf(EmitterState &st, const FormulaScope &scope,
-                            Value divisor) {
+                             Value divisor) {
   if (auto it = scope.dividers.find(divisor); it != scope.dividers.end())
     return it->second;
   return contextDivider(st, scope, divisor);
@@ -240,15 +229,14 @@ bool imeta::isScalarDivisor(FieldOp field) {
     if (!isDivision32(op))
       return WalkResult::advance();
     auto get = op->getOperand(1).getDefiningOp<GetOp>();
-    return get && get.getField() == field.getSymName()
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
+    return get && get.getField() == field.getSymName() ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
   });
   return found.wasInterrupted();
 }
 
-std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st,
-                               Operation *op, const FormulaScope &scope) {
+std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st, Operation *op,
+                               const FormulaScope &scope) {
   Printer printer(cs, st, scope);
   return printer.hoist(op);
 }
@@ -280,8 +268,8 @@ LogicalResult imeta::emitSlice(CodeStream &cs, EmitterState &st, Region &body,
   return success();
 }
 
-LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st,
-                                 Region &body, const FormulaScope &scope,
+LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st, Region &body,
+                                 const FormulaScope &scope,
                                  SmallVectorImpl<std::string> &results) {
   Printer printer(cs, st, scope);
   return printer.runBlock(body.front(), results);

@@ -1,8 +1,8 @@
 //===- RangeProof.cpp - the per-batch int32 proof of fill formulas --------===//
 
 #include "lib/Lowering/RangeProof.h"
+#include "dialect/FormulaBlock.h"
 #include "dialect/IMetaSymbols.h"
-
 
 using namespace mlir;
 using namespace imeta;
@@ -33,9 +33,8 @@ ListDependence imeta::analyzeListDependence(SpecOp spec) {
       // Post-order: an scf.if is visited after the ops of its regions.
       field.getBody().walk([&](Operation *op) {
         bool dep = isUnboundedLoad(op) ||
-                   llvm::any_of(op->getOperands(), [&](Value v) {
-                     return values.contains(v);
-                   });
+                   llvm::any_of(op->getOperands(),
+                                [&](Value v) { return values.contains(v); });
         if (auto get = dyn_cast<GetOp>(op))
           dep |= fields.contains(
               lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
@@ -69,24 +68,18 @@ public:
 
   LogicalResult runBlock(Block &block,
                          SmallVectorImpl<std::string> &yielded) override {
-    for (Operation &op : block) {
-      if (op.hasTrait<OpTrait::IsTerminator>()) {
-        for (Value v : op.getOperands())
-          yielded.push_back(names.lookup(v));
-        return success();
-      }
+    auto step = [&](Operation &op) -> LogicalResult {
       if (op.getNumResults() > 0 &&
-          llvm::all_of(op.getResults(),
-                       [&](Value v) { return unproven(v); }) &&
+          llvm::all_of(op.getResults(), [&](Value v) { return unproven(v); }) &&
           !isa<scf::IfOp>(op))
-        continue;  // checked at run time in both instantiations
+        return success(); // checked at run time in both instantiations
       auto formula = dyn_cast<FormulaOpInterface>(&op);
       if (!formula)
         return op.emitOpError("has no range rule");
-      if (failed(formula.inferRange(*this)))
-        return failure();
-    }
-    return success();
+      return formula.inferRange(*this);
+    };
+    return runFormulaBlock(block, yielded, step,
+                           [&](Value v) { return names.lookup(v); });
   }
 
   std::string operand(Operation *op, unsigned i) override {
@@ -111,9 +104,7 @@ public:
   void require(const std::string &condition) override {
     cs.line("ok = ok && {0};", condition);
   }
-  bool unproven(Value v) override {
-    return st.names().isListDependent(v);
-  }
+  bool unproven(Value v) override { return st.names().isListDependent(v); }
 
   std::string seq() override { return s.seq; }
   std::string row() override { return s.row; }
