@@ -20,10 +20,21 @@ using llvm::formatv;
 
 namespace {
 
-LogicalResult eval(arith::ConstantOp op, FormulaInterpreter &in) {
+/// An integer constant's value (an i1 is 0 or 1).
+int64_t constantValue(arith::ConstantOp op) {
   APInt bits = cast<IntegerAttr>(op.getValue()).getValue();
-  return in.set(op, bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
-                                            : bits.getSExtValue());
+  return bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
+                                 : bits.getSExtValue();
+}
+
+/// Its C++ literal, an int64_t.
+std::string constantLiteral(arith::ConstantOp op) {
+  int64_t v = constantValue(op);
+  return v == INT64_MIN ? "INT64_MIN" : formatv("INT64_C({0})", v).str();
+}
+
+LogicalResult eval(arith::ConstantOp op, FormulaInterpreter &in) {
+  return in.set(op, constantValue(op));
 }
 
 /// add, sub, mul: in 64 bits, an i64 overflow an error (set() checks the
@@ -148,12 +159,7 @@ LogicalResult eval(scf::IfOp ifOp, FormulaInterpreter &in) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult range(arith::ConstantOp op, RangeRuleBuilder &r) {
-  APInt bits = cast<IntegerAttr>(op.getValue()).getValue();
-  int64_t v = bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
-                                      : bits.getSExtValue();
-  r.define(op, formatv("r_exact({0})",
-                       v == INT64_MIN ? "INT64_MIN"
-                                      : formatv("INT64_C({0})", v).str()));
+  r.define(op, formatv("r_exact({0})", constantLiteral(op)));
   return success();
 }
 
@@ -270,11 +276,7 @@ LogicalResult range(scf::IfOp ifOp, RangeRuleBuilder &r) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult cpp(arith::ConstantOp op, CppFormulaPrinter &p) {
-  APInt bits = cast<IntegerAttr>(op.getValue()).getValue();
-  int64_t v = bits.getBitWidth() == 1 ? int64_t(bits.getBoolValue())
-                                      : bits.getSExtValue();
-  return p.alias(op, v == INT64_MIN ? "INT64_MIN"
-                                    : formatv("INT64_C({0})", v).str());
+  return p.alias(op, constantLiteral(op));
 }
 
 /// add, sub, mul.
