@@ -41,6 +41,29 @@ static LogicalResult verifyValueDecl(OpT op) {
   return success();
 }
 
+/// What a symbol is, and how a formula reads it: the hint after "is not
+/// a field" and the like, so that the message says what to write instead.
+static std::string howToRead(Operation *def, FlatSymbolRefAttr sym) {
+  std::string name = sym.getValue().str();
+  if (isa<PrefixSumOp>(def))
+    return "; it is a prefix sum: read an entry with imeta.prefix_at @" +
+           name + "[%i] or its total with imeta.prefix_total @" + name;
+  if (auto in = dyn_cast<InputOp>(def))
+    return isa<ListType>(in.getType())
+               ? "; it is a list input: read it with imeta.load @" + name +
+                     "[%k] or imeta.length @" + name
+               : "; it is an input: read it with imeta.get_input @" + name;
+  if (isa<ConfigOp>(def))
+    return "; it is a config parameter: read it with imeta.get_config @" +
+           name;
+  if (isa<FieldOp>(def))
+    return "; it is a field: read it with imeta.get @" + name;
+  if (isa<RatiosOp, RatioUnionOp>(def))
+    return "; it is a ratio set: read it with imeta.ratio_min, "
+           "imeta.ratio_count, or bucket a field `over` it";
+  return "";
+}
+
 /// Finds `sym` as an op of type OpT or reports what it is instead.
 template <typename OpT>
 static FailureOr<OpT> resolve(Operation *user, SymbolTableCollection &tables,
@@ -52,7 +75,8 @@ static FailureOr<OpT> resolve(Operation *user, SymbolTableCollection &tables,
   bool vowel = StringRef("aeiou").contains(what.front());
   if (!op)
     return user->emitOpError()
-           << sym << " is not " << (vowel ? "an " : "a ") << what;
+           << sym << " is not " << (vowel ? "an " : "a ") << what
+           << howToRead(def, sym);
   return op;
 }
 
@@ -338,7 +362,9 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError("path lists ")
            << getSourceAttr() << ", but no field of that name is defined";
   if (!isa<FieldOp, PrefixSumOp>(def))
-    return emitOpError() << getSourceAttr() << " is not a field";
+    return emitOpError() << getSourceAttr()
+                         << " is not a field or prefix sum; a path outputs "
+                            "only those (define a field that reads it)";
   if (getName().empty() || getName().contains('.'))
     return emitOpError("output name '")
            << getName() << "' must be non-empty and without '.' (ratio "
@@ -442,7 +468,9 @@ static LogicalResult verifyListUse(OpT op, SymbolTableCollection &tables) {
   if (failed(input) || failed(requireSequence(op)))
     return failure();
   if (!isa<ListType>(input->getType()))
-    return op.emitOpError() << op.getInputAttr() << " is not a list";
+    return op.emitOpError() << op.getInputAttr()
+                            << " is not a list; read it with imeta.get_input "
+                            << op.getInputAttr();
   return success();
 }
 

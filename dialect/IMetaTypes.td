@@ -37,7 +37,9 @@ def IMeta_PrefixType : IMeta_Type<"Prefix", "prefix"> {
     ```
   }];
   let parameters = (ins EnumParameter<IMeta_Convention>:$convention);
-  let assemblyFormat = "`<` $convention `>`";
+  // Parsed by hand (IMetaDialect.cpp): a misspelt convention gets one
+  // message in the spec's words.
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif // IMETA_TYPES_TD

@@ -15,3 +15,12 @@ config.environment["PATH"] = os.pathsep.join(
     tools + [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%specs", os.path.join(config.imeta_src_root, "specs")))
 config.substitutions.append(("FileCheck", "FileCheck --enable-var-scope"))
+
+# A CUDA device here (the tests of what happens without one skip).
+import shutil, subprocess
+if shutil.which("nvidia-smi") and subprocess.run(
+        ["nvidia-smi", "-L"], capture_output=True).returncode == 0:
+    config.available_features.add("cuda-device")
+# nvcc here (imeta-run --backend cuda compiles with it).
+if shutil.which("nvcc"):
+    config.available_features.add("nvcc")

@@ -221,7 +221,7 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.config @n : i32
-  // expected-error @below {{@n is not a field}}
+  // expected-error @below {{@n is not a field; it is a config parameter: read it with imeta.get_config @n}}
   imeta.field @f rows(@n) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -407,7 +407,7 @@ imeta.spec @s {
 imeta.spec @s {
   imeta.config @c : i32
   imeta.path @p target(cpu) {
-    // expected-error @below {{@c is not a field}}
+    // expected-error @below {{@c is not a field or prefix sum; a path outputs only those}}
     imeta.output "x" = @c
   }
 }
@@ -781,7 +781,7 @@ imeta.spec @s {
     imeta.yield %c : i32
   }
   imeta.field @f scalar {
-    // expected-error @below {{@g is not a prefix sum}}
+    // expected-error @below {{@g is not a prefix sum; it is a field: read it with imeta.get @g}}
     %x = imeta.prefix_total @g : i32
     imeta.yield %x : i32
   }
@@ -792,7 +792,7 @@ imeta.spec @s {
 imeta.spec @s {
   imeta.config @c : i32
   imeta.field @f seq {
-    // expected-error @below {{@c is not an input}}
+    // expected-error @below {{@c is not an input; it is a config parameter: read it with imeta.get_config @c}}
     %x = imeta.get_input @c : i32
     imeta.yield %x : i32
   }
@@ -834,4 +834,44 @@ imeta.spec @s {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
   }
+}
+
+// -----
+
+// A prefix sum read as a field: the message says how to read it.
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @cu = @q : !imeta.prefix<exclusive>
+  imeta.field @f seq {
+    // expected-error @below {{@cu is not a field; it is a prefix sum: read an entry with imeta.prefix_at @cu[%i] or its total with imeta.prefix_total @cu}}
+    %x = imeta.get @cu : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+// A list input read as a scalar one.
+imeta.spec @s {
+  imeta.input @bt : !imeta.list
+  imeta.field @f seq {
+    // expected-error @below {{@bt is a list; read it with imeta.load}}
+    %x = imeta.get_input @bt : i32
+    imeta.yield %x : i32
+  }
+}
+
+// -----
+
+// A misspelt convention names the two there are.
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{expected the prefix sum's convention, 'exclusive' (entry i: the sum before sequence i) or 'inclusive' (through it)}}
+  imeta.prefix_sum @cu = @q : !imeta.prefix<exclusiv>
 }
