@@ -84,14 +84,44 @@ llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
   return checkMin(*x, name);
 }
 
+/// The name among `names` spelt most like `key`, at most two edits away
+/// (a misspelling), or "".
+std::string closest(StringRef key, llvm::ArrayRef<StringRef> names) {
+  std::string best;
+  unsigned bestDistance = 3;
+  for (StringRef name : names)
+    if (name != key) {
+      unsigned d = key.edit_distance(name, /*AllowReplacements=*/true, 2);
+      if (d < bestDistance)
+        best = name.str(), bestDistance = d;
+    }
+  return best;
+}
+
+/// Where a declared key is missing: "; is 'KEY' a misspelling?" for an
+/// undeclared key of `obj` spelt like it.
+std::string misspeltAs(const llvm::json::Object &obj, StringRef name,
+                       llvm::ArrayRef<StringRef> declared) {
+  llvm::SmallVector<StringRef> undeclared;
+  for (const auto &kv : obj)
+    if (!llvm::is_contained(declared, StringRef(kv.first)))
+      undeclared.push_back(kv.first);
+  std::string near = closest(name, undeclared);
+  return near.empty() ? "" : "; is '" + near + "' a misspelling?";
+}
+
 /// Fails on a key the spec does not declare: a typo of an optional key
 /// would otherwise silently read as its default.
 llvm::Error checkKnownKeys(const llvm::json::Object &obj,
-                           const llvm::StringMap<bool> &known, Where &where) {
+                           llvm::ArrayRef<StringRef> declared, Where &where) {
   for (const auto &kv : obj)
-    if (!known.count(kv.first.str()))
-      return where.fail(formatv("unknown key '{0}'", kv.first.str()),
-                        std::nullopt);
+    if (!llvm::is_contained(declared, StringRef(kv.first))) {
+      std::string near = closest(kv.first, declared);
+      return where.fail(
+          formatv("unknown key '{0}'{1}", kv.first.str(),
+                  near.empty() ? "" : " (did you mean '" + near + "'?)"),
+          std::nullopt);
+    }
   return llvm::Error::success();
 }
 } // namespace
@@ -112,13 +142,17 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     return top.fail("missing 'sequences' list", std::nullopt);
 
   Where where{"config"};
-  llvm::StringMap<bool> known;
   Block &body = spec.getBody().front();
+  llvm::SmallVector<StringRef> known;
+  for (auto param : body.getOps<ConfigOp>())
+    known.push_back(param.getSymName());
+  for (auto set : body.getOps<RatiosOp>())
+    known.push_back(set.getSymName());
   for (auto param : body.getOps<ConfigOp>()) {
-    known[param.getSymName()] = true;
     const llvm::json::Value *v = config->get(param.getSymName());
     if (!v)
-      return where.fail(formatv("missing key '{0}'", param.getSymName()),
+      return where.fail(formatv("missing key '{0}'{1}", param.getSymName(),
+                                misspeltAs(*config, param.getSymName(), known)),
                         param.getRule());
     if (llvm::Error err =
             readValue(param, v, where, batch.config, batch.lists))
@@ -126,10 +160,11 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   }
   for (auto set : body.getOps<RatiosOp>()) {
     StringRef name = set.getSymName();
-    known[name] = true;
     const llvm::json::Value *v = config->get(name);
     if (!v)
-      return where.fail(formatv("missing key '{0}'", name), set.getRule());
+      return where.fail(formatv("missing key '{0}'{1}", name,
+                                misspeltAs(*config, name, known)),
+                        set.getRule());
     const llvm::json::Array *arr = v->getAsArray();
     std::vector<int64_t> &out = batch.lists[name];
     llvm::SmallSet<int64_t, 8> seen;
@@ -152,7 +187,7 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   auto inputs = llvm::to_vector(body.getOps<InputOp>());
   known.clear();
   for (InputOp in : inputs)
-    known[in.getSymName()] = true;
+    known.push_back(in.getSymName());
   for (auto [i, s] : llvm::enumerate(*seqs)) {
     Where at{formatv("sequence {0}", i).str()};
     const llvm::json::Object *obj = s.getAsObject();
@@ -162,7 +197,8 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     for (InputOp in : inputs) {
       const llvm::json::Value *v = obj->get(in.getSymName());
       if (!v && !in.getOptional())
-        return at.fail(formatv("missing key '{0}'", in.getSymName()),
+        return at.fail(formatv("missing key '{0}'{1}", in.getSymName(),
+                               misspeltAs(*obj, in.getSymName(), known)),
                        in.getRule());
       if (llvm::Error err = readValue(in, v, at, seq.scalars, seq.lists))
         return err;
