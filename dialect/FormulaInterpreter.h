@@ -70,9 +70,10 @@ public:
   /// domain says, in this bucket where it is bucketed).
   virtual mlir::LogicalResult fieldAt(mlir::FlatSymbolRefAttr field,
                                       int64_t &out) = 0;
-  /// Every entry of prefix sum `sum` in this bucket.
-  virtual mlir::LogicalResult sumEntries(mlir::FlatSymbolRefAttr sum,
-                                         llvm::ArrayRef<int64_t> &out) = 0;
+  /// Every entry of prefix sum or seq field `def` in this bucket (a seq
+  /// field's: one per sequence).
+  virtual mlir::LogicalResult entries(mlir::FlatSymbolRefAttr def,
+                                      llvm::ArrayRef<int64_t> &out) = 0;
 
   /// " (RULE)" after an overflow's message, where the spec names the rule.
   virtual std::string overflowSuffix() = 0;

@@ -88,18 +88,40 @@ static LogicalResult sumEntry(Operation *op, FormulaInterpreter &in,
 
 LogicalResult PrefixAtOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> sums;
-  if (failed(in.sumEntries(getPrefixAttr(), sums)))
+  if (failed(in.entries(getPrefixAttr(), sums)))
     return failure();
   return sumEntry(*this, in, sums, in.operand(*this, 0));
 }
 
 LogicalResult PrefixTotalOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> sums;
-  if (failed(in.sumEntries(getPrefixAttr(), sums)))
+  if (failed(in.entries(getPrefixAttr(), sums)))
     return failure();
   if (sums.empty())
     return in.set(*this, 0); // an inclusive sum over no sequences
   return sumEntry(*this, in, sums, int64_t(sums.size()) - 1);
+}
+
+LogicalResult ReduceOp::evaluate(FormulaInterpreter &in) {
+  ArrayRef<int64_t> values;
+  if (failed(in.entries(getFieldAttr(), values)))
+    return failure();
+  int64_t acc = 0;
+  for (auto [k, v] : llvm::enumerate(values)) {
+    switch (getKind()) {
+    case Reduction::sum:
+      if (__builtin_add_overflow(acc, v, &acc))
+        return in.failWith(text::kOverflow64, *this);
+      break;
+    case Reduction::max:
+      acc = k == 0 || v > acc ? v : acc;
+      break;
+    case Reduction::min:
+      acc = k == 0 || v < acc ? v : acc;
+      break;
+    }
+  }
+  return in.set(*this, acc); // set() checks that it fits the result type
 }
 
 LogicalResult RatioMinOp::evaluate(FormulaInterpreter &in) {
@@ -191,6 +213,17 @@ LogicalResult PrefixAtOp::inferRange(RangeRuleBuilder &r) {
 LogicalResult PrefixTotalOp::inferRange(RangeRuleBuilder &r) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
   return r.leaf(*this, formatv("r_join({0}, r_exact(0))", r.hostArray(sum)));
+}
+LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
+  std::string values =
+      r.hostArray(lookupSpecSymbol<FieldOp>(*this, getFieldAttr()));
+  // A maximum or minimum is one of the values (or 0); a sum of N values
+  // lies within N times their hull.
+  if (getKind() == Reduction::sum)
+    return r.leaf(*this,
+                  formatv("r_join(r_exact(0), r_mul({0}, Range{{0, N}))",
+                          values));
+  return r.leaf(*this, formatv("r_join(r_exact(0), {0})", values));
 }
 LogicalResult RatioMinOp::inferRange(RangeRuleBuilder &r) {
   unsigned id = r.setId(getSetAttr());
@@ -312,6 +345,32 @@ LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
                              sum, formatv("{0} * {1} + {1} - 1", b, len))));
 }
 
+LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
+  auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
+  std::string acc = p.fresh(), k = p.fresh(), v = p.fresh();
+  p.line(formatv("int64_t {0} = 0;", acc));
+  p.open(formatv("for (int64_t {0} = 0; {0} < c.num_seqs; ++{0})", k));
+  p.line(formatv("const int64_t {0} = {1};", v,
+                 CppFormulaPrinter::hostValue(
+                     field, p.bucketIndex(field.getRatiosAttr()) +
+                                " * c.num_seqs + " + k)));
+  switch (getKind()) {
+  case Reduction::sum:
+    p.line(formatv("if (__builtin_add_overflow({0}, {1}, &{0})) {2}", acc, v,
+                   p.fail("kOverflow64", *this, "0")));
+    break;
+  case Reduction::max:
+    p.line(formatv("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v));
+    break;
+  case Reduction::min:
+    p.line(formatv("{0} = {1} == 0 || {2} < {0} ? {2} : {0};", acc, k, v));
+    break;
+  }
+  p.close();
+  p.bind(getResult(), acc);
+  p.checkFits(*this, acc);
+  return success();
+}
 LogicalResult RatioMinOp::emitCpp(CppFormulaPrinter &p) {
   unsigned id = p.setId(getSetAttr());
   p.line(formatv("if (c.num_set[{0}] == 0) {1}", id,
@@ -328,6 +387,9 @@ LogicalResult RatioCountOp::emitCpp(CppFormulaPrinter &p) {
 //===----------------------------------------------------------------------===//
 
 void GetOp::getFieldDependencies(SmallVectorImpl<FlatSymbolRefAttr> &deps) {
+  deps.push_back(getFieldAttr());
+}
+void ReduceOp::getFieldDependencies(SmallVectorImpl<FlatSymbolRefAttr> &deps) {
   deps.push_back(getFieldAttr());
 }
 void PrefixAtOp::getFieldDependencies(

@@ -22,6 +22,14 @@ def IMeta_Convention : I32EnumAttr<"Convention", "prefix-sum convention", [
   let cppNamespace = "::imeta";
 }
 
+/// What imeta.reduce computes over a field's sequences.
+def IMeta_Reduction : I32EnumAttr<"Reduction", "reduction over sequences", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
+  let cppNamespace = "::imeta";
+}
+
 /// Which backend a path is generated for.
 def IMeta_Target : I32EnumAttr<"Target", "code generation target of a path", [
     I32EnumAttrCase<"cpu", 0>,

@@ -507,6 +507,25 @@ LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {
   return checkResultType(*this, field->getElementType(), getFieldAttr());
 }
 
+LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
+  if (failed(field) || failed(checkFlatField(*this, *field, "field")))
+    return failure();
+  if (field->getDomain() != Domain::seq)
+    return emitOpError("reduces ")
+           << getFieldAttr() << ", which is not a 'seq' field; a reduction "
+           << "runs over the batch's sequences";
+  FormulaContext ctx = getFormulaContext(*this);
+  if (ctx.domain != Domain::scalar)
+    return emitOpError("is only valid in a 'scalar' field or rule (one value "
+                       "per batch); define a scalar field with it and read "
+                       "that with imeta.get");
+  if (failed(verifyRatioUse(*this, ctx.ratios, field->getRatiosAttr(),
+                            getFieldAttr())))
+    return failure();
+  return checkResultType(*this, field->getElementType(), getFieldAttr());
+}
+
 template <typename OpT>
 static FailureOr<PrefixSumOp> verifyPrefixUse(OpT op,
                                               SymbolTableCollection &tables) {

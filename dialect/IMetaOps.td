@@ -475,6 +475,30 @@ def IMeta_RatioCountOp : IMeta_FormulaOp<"ratio_count", [
   let assemblyFormat = "$set attr-dict `:` type($result)";
 }
 
+def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFieldDependencies"]> {
+  let summary = "the sum, maximum or minimum of a seq field over the batch";
+  let description = [{
+    Reduces a `seq` field's values over every sequence of the batch (in the
+    current bucket where the field is bucketed): `sum`, `max` or `min`; 0
+    for a batch without sequences. Valid in `scalar` fields and rules: a
+    value computed once per batch, read elsewhere with `imeta.get`
+    (vLLM's `max_query_len`, `max_seq_len`). A sum is checked to fit its
+    type as every result is.
+
+    ```mlir
+    imeta.field @max_query_len scalar {
+      %m = imeta.reduce max @q : i32
+      imeta.yield %m : i32
+    }
+    ```
+  }];
+  let arguments = (ins IMeta_Reduction:$kind, FlatSymbolRefAttr:$field);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$kind $field attr-dict `:` type($result)";
+}
+
 def IMeta_ClampOp : IMeta_FormulaOp<"clamp",
     [AllTypesMatch<["value", "lo", "hi", "result"]>]> {
   let summary = "a value held within [lo, hi]";

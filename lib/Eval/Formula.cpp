@@ -96,9 +96,9 @@ public:
     out = (*value)->data[at];
     return success();
   }
-  LogicalResult sumEntries(FlatSymbolRefAttr sum,
-                           ArrayRef<int64_t> &out) override {
-    Operation *def = ev.lookup(sum);
+  LogicalResult entries(FlatSymbolRefAttr sym,
+                        ArrayRef<int64_t> &out) override {
+    Operation *def = ev.lookup(sym);
     auto value = ev.evaluate(def, bucketOf(def));
     if (!value)
       return fail(llvm::toString(value.takeError()));

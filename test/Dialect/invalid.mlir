@@ -875,3 +875,61 @@ imeta.spec @s {
   // expected-error @below {{expected the prefix sum's convention, 'exclusive' (entry i: the sum before sequence i) or 'inclusive' (through it)}}
   imeta.prefix_sum @cu = @q : !imeta.prefix<exclusiv>
 }
+
+// -----
+
+// imeta.reduce runs over sequences, once per batch.
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f seq {
+    // expected-error @below {{is only valid in a 'scalar' field or rule (one value per batch); define a scalar field with it and read that with imeta.get}}
+    %m = imeta.reduce max @q : i32
+    imeta.yield %m : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @one scalar {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f scalar {
+    // expected-error @below {{reduces @one, which is not a 'seq' field; a reduction runs over the batch's sequences}}
+    %m = imeta.reduce sum @one : i32
+    imeta.yield %m : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f scalar {
+    // expected-error @below {{result type 'i64' does not match the type 'i32' of @q}}
+    %m = imeta.reduce min @q : i64
+    %t = arith.trunci %m : i64 to i32
+    imeta.yield %t : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @f scalar {
+    // expected-error @below {{one of the following enum values for attribute 'kind' [sum, max, min]}}
+    %m = imeta.reduce mean @q : i32
+    imeta.yield %m : i32
+  }
+}

@@ -31,6 +31,19 @@ imeta.spec @all_ops {
     imeta.yield %h : i32
   }
 
+  // CHECK: imeta.field @longest scalar {
+  // CHECK: imeta.reduce max @held : i32
+  // CHECK: imeta.reduce sum @held : i32
+  // CHECK: imeta.reduce min @held : i32
+  imeta.field @longest scalar {
+    %m = imeta.reduce max @held : i32
+    %s = imeta.reduce sum @held : i32
+    %n = imeta.reduce min @held : i32
+    %a = arith.addi %m, %s : i32
+    %r = arith.addi %a, %n : i32
+    imeta.yield %r : i32
+  }
+
   // CHECK: imeta.require "R9" "len <= B" seq {
   imeta.require "R9" "len <= B" seq {
     %l = imeta.get_input @len : i32

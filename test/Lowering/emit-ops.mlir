@@ -400,3 +400,38 @@ imeta.spec @fill_column {
   }
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
+
+// -----
+
+// A reduction loops over the sequences' host-stage values: a maximum keeps
+// the first then the larger; a sum is checked for i64 overflow, then for
+// its i32 result.
+// CHECK-LABEL: spec @reduce.
+// CHECK: // imeta.field @m scalar {
+// CHECK: int64_t [[ACC:t[0-9]+]] = 0;
+// CHECK-NEXT: for (int64_t [[K:t[0-9]+]] = 0; [[K]] < c.num_seqs; ++[[K]]) {
+// CHECK-NEXT: const int64_t [[V:t[0-9]+]] = c.h_nq[0 * c.num_seqs + [[K]]];
+// CHECK-NEXT: [[ACC]] = [[K]] == 0 || [[V]] > [[ACC]] ? [[V]] : [[ACC]];
+// CHECK: // imeta.field @s scalar {
+// CHECK: int64_t [[SUM:t[0-9]+]] = 0;
+// CHECK: if (__builtin_add_overflow([[SUM]], {{t[0-9]+}}, &[[SUM]])) return imeta_fail(c.err, kOverflow64,
+// CHECK: if (!imeta_fits32([[SUM]])) return imeta_fail(c.err, kOverflow,
+imeta.spec @reduce {
+  imeta.input @q : i32
+  imeta.field @nq seq {
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+  imeta.field @m scalar {
+    %m = imeta.reduce max @nq : i32
+    imeta.yield %m : i32
+  }
+  imeta.field @s scalar {
+    %s = imeta.reduce sum @nq : i32
+    imeta.yield %s : i32
+  }
+  imeta.path @p target(cpu) {
+    imeta.output "m" = @m
+    imeta.output "s" = @s
+  }
+}
