@@ -289,7 +289,7 @@ LogicalResult RequireOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult PathOp::verifyRegions() {
-  llvm::StringMap<OutputOp> names;
+  llvm::StringMap<Operation *> names;
   for (Operation &op : getBody().front()) {
     if (auto out = dyn_cast<OutputOp>(op)) {
       auto [it, inserted] = names.try_emplace(out.getName(), out);
@@ -299,9 +299,21 @@ LogicalResult PathOp::verifyRegions() {
                << getSymName();
       continue;
     }
+    if (auto drop = dyn_cast<DropOp>(op)) {
+      if (!getBaseAttr())
+        return drop.emitOpError("drops '")
+               << drop.getName() << "', but path @" << getSymName()
+               << " extends no path; list only the outputs it produces";
+      auto [it, inserted] = names.try_emplace(drop.getName(), drop);
+      if (!inserted)
+        return drop.emitOpError("drops '")
+               << drop.getName() << "', which path @" << getSymName()
+               << " also outputs or drops";
+      continue;
+    }
     if (!isa<RequireOp>(op))
       return op.emitOpError("cannot appear in a path; a path holds "
-                            "imeta.output and imeta.require ops");
+                            "imeta.output, imeta.drop and imeta.require ops");
   }
   return success();
 }
@@ -320,13 +332,29 @@ static FailureOr<SmallVector<PathOp>> pathChain(PathOp path) {
 }
 
 LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
-  if (!getBaseAttr())
+  if (!getBaseAttr()) {
+    if (getPathOutputs(*this).empty())
+      return emitOpError("produces no output; list at least one with "
+                         "imeta.output \"name\" = @field");
     return success();
+  }
   if (failed(resolve<PathOp>(*this, tables, getBaseAttr(), "path")))
     return failure();
   if (failed(pathChain(*this)))
     return emitOpError("cycle between paths through 'extends' ")
            << getBaseAttr();
+  auto base = lookupSpecSymbol<PathOp>(*this, getBaseAttr());
+  SmallVector<OutputOp> inherited = getPathOutputs(base);
+  for (auto drop : getBody().front().getOps<DropOp>())
+    if (llvm::none_of(inherited, [&](OutputOp o) {
+          return o.getName() == drop.getName();
+        }))
+      return drop.emitOpError("drops '")
+             << drop.getName() << "', which base path " << getBaseAttr()
+             << " does not output";
+  if (getPathOutputs(*this).empty())
+    return emitOpError("drops every output of ")
+           << getBaseAttr() << "; a path produces at least one";
   return success();
 }
 
@@ -335,7 +363,7 @@ SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
   auto chain = pathChain(path);
   if (failed(chain))
     return outputs;
-  for (PathOp p : *chain)
+  for (PathOp p : *chain) {
     for (auto out : p.getBody().front().getOps<OutputOp>()) {
       auto same = llvm::find_if(
           outputs, [&](OutputOp o) { return o.getName() == out.getName(); });
@@ -344,6 +372,11 @@ SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
       else
         outputs.push_back(out);
     }
+    for (auto drop : p.getBody().front().getOps<DropOp>())
+      llvm::erase_if(outputs, [&](OutputOp o) {
+        return o.getName() == drop.getName();
+      });
+  }
   return outputs;
 }
 

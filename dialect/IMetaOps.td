@@ -247,7 +247,8 @@ def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
     Lists, with `imeta.output`, the fields a path produces under their
     output names, and holds the rules specific to its batches. A path that
     `extends` another has all of its outputs and rules; an output of the
-    same name replaces the base's (in the base's position).
+    same name replaces the base's (in the base's position), and
+    `imeta.drop "name"` leaves the base's out.
 
     ```mlir
     imeta.path @decode target(cpu) {
@@ -267,6 +268,22 @@ def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
     attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
+}
+
+def IMeta_DropOp : IMeta_Op<"drop", [HasParent<"PathOp">]> {
+  let summary = "an output of the base path this path does not produce";
+  let description = [{
+    In a path that `extends` another: the base's output of that name is
+    not one of this path's (a variant that needs less than its base).
+
+    ```mlir
+    imeta.path @decode_lite target(cpu) extends @decode {
+      imeta.drop "gate_force_random"
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let assemblyFormat = "$name attr-dict";
 }
 
 def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,

@@ -933,3 +933,68 @@ imeta.spec @s {
     imeta.yield %m : i32
   }
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @base target(cpu) { imeta.output "q" = @q }
+  imeta.path @p target(cpu) extends @base {
+    // expected-error @below {{drops 'k', which base path @base does not output}}
+    imeta.drop "k"
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    imeta.output "q" = @q
+    // expected-error @below {{drops 'q', but path @p extends no path; list only the outputs it produces}}
+    imeta.drop "q"
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @base target(cpu) { imeta.output "q" = @q }
+  imeta.path @p target(cpu) extends @base {
+    imeta.output "q" = @q
+    // expected-error @below {{drops 'q', which path @p also outputs or drops}}
+    imeta.drop "q"
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @base target(cpu) { imeta.output "q" = @q }
+  // expected-error @below {{drops every output of @base; a path produces at least one}}
+  imeta.path @p target(cpu) extends @base {
+    imeta.drop "q"
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{produces no output; list at least one with imeta.output "name" = @field}}
+  imeta.path @p target(cpu) {
+  }
+}

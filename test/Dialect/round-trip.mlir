@@ -111,4 +111,9 @@ imeta.spec @all_ops {
   imeta.path @q target(gpu) extends @p {
     imeta.output "cu" = @ends
   }
+  // CHECK: imeta.path @r target(cpu) extends @p {
+  // CHECK-NEXT: imeta.drop "rows"
+  imeta.path @r target(cpu) extends @p {
+    imeta.drop "rows"
+  }
 }
