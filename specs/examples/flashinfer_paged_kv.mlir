@@ -1,0 +1,49 @@
+// FlashInfer's paged-KV plan (BatchPrefillWithPagedKVCacheWrapper.plan):
+// per sequence q new tokens, k tokens of KV in pages of page_size.
+imeta.spec @flashinfer_paged_kv {
+  imeta.config @page_size : i32 {min = 1 : i64}
+  imeta.input @query_len : i32 {min = 1 : i64}
+  imeta.input @kv_len : i32 {min = 1 : i64}
+  imeta.input @page_table : !imeta.list {min = 0 : i64}
+  imeta.field @q seq {
+    %q = imeta.get_input @query_len : i32
+    imeta.yield %q : i32
+  }
+  // The pages sequence i uses: ceil(kv_len / page_size).
+  imeta.field @num_pages seq {
+    %k = imeta.get_input @kv_len : i32
+    %P = imeta.get_config @page_size : i32
+    %n = arith.ceildivsi %k, %P : i32
+    imeta.yield %n : i32
+  }
+  imeta.require "F1" "page_table holds the sequence's pages" seq {
+    %len = imeta.length @page_table : i32
+    %n = imeta.get @num_pages : i32
+    %ok = arith.cmpi sge, %len, %n : i32
+    imeta.yield %ok : i1
+  }
+  imeta.prefix_sum @qo_indptr = @q : !imeta.prefix<exclusive>
+  imeta.prefix_sum @paged_kv_indptr = @num_pages : !imeta.prefix<exclusive>
+  // The used pages of every sequence, concatenated.
+  imeta.field @paged_kv_indices rows(@num_pages) {
+    %j = imeta.row_index : i32
+    %page = imeta.load @page_table[%j] : i32
+    imeta.yield %page : i32
+  }
+  // Tokens in the last page: (kv_len - 1) % page_size + 1.
+  imeta.field @paged_kv_last_page_len seq {
+    %k = imeta.get_input @kv_len : i32
+    %P = imeta.get_config @page_size : i32
+    %c1 = arith.constant 1 : i32
+    %k1 = arith.subi %k, %c1 : i32
+    %r = arith.remsi %k1, %P : i32
+    %l = arith.addi %r, %c1 : i32
+    imeta.yield %l : i32
+  }
+  imeta.path @plan target(cpu) {
+    imeta.output "qo_indptr" = @qo_indptr
+    imeta.output "paged_kv_indptr" = @paged_kv_indptr
+    imeta.output "paged_kv_indices" = @paged_kv_indices
+    imeta.output "paged_kv_last_page_len" = @paged_kv_last_page_len
+  }
+}
