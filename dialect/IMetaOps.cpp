@@ -170,9 +170,14 @@ YieldOp FieldOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
 }
 
-unsigned FieldOp::getWidth() { return getYield().getValues().size(); }
+unsigned FieldOp::getWidth() {
+  // A compact formula (not yet expanded) is one value.
+  return getBody().empty() ? 1 : getYield().getValues().size();
+}
 
 Type FieldOp::getElementType() {
+  if (getBody().empty())
+    return getFormulaType().value_or(IntegerType::get(getContext(), 32));
   return getYield().getValues().front().getType();
 }
 
@@ -203,6 +208,12 @@ static LogicalResult verifyBody(Operation *op, Region &body) {
 }
 
 LogicalResult FieldOp::verify() {
+  if (getFormula() && !getBody().empty())
+    return emitOpError("has both a formula string and a body; keep one");
+  if (!getFormula() && getFormulaType())
+    return emitOpError("a result type ': T' follows a formula string");
+  if (getFormula())
+    return success(); // Checked as ops once expanded (imeta-expand-formulas).
   if (failed(verifyBody(*this, getBody())))
     return failure();
   if ((getDomain() == Domain::rows) != bool(getCount()))

@@ -158,6 +158,11 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
       imeta.yield %pos : i32
     }
     ```
+    or, compact (expanded into the same ops by imeta-expand-formulas,
+    which the tools run first; dialect/CompactFormula.h):
+    ```mlir
+    imeta.field @positions rows(@q) = "query_start + j"
+    ```
     becomes, in the generated CPU routine,
     ```c++
     for (int32_t i = 0; i < N; ++i)
@@ -169,12 +174,15 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
                        OptionalAttr<FlatSymbolRefAttr>:$count,
                        OptionalAttr<FlatSymbolRefAttr>:$ratios,
                        OptionalAttr<FlatSymbolRefAttr>:$cols,
-                       OptionalAttr<FlatSymbolRefAttr>:$live);
-  let regions = (region SizedRegion<1>:$body);
+                       OptionalAttr<FlatSymbolRefAttr>:$live,
+                       OptionalAttr<StrAttr>:$formula,
+                       OptionalAttr<TypeAttr>:$formula_type);
+  let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
     $sym_name $domain (`(` $count^ `)`)? (`over` $ratios^)?
     (`cols` `(` $cols^ `)`)? (`live` `(` $live^ `)`)?
-    attr-dict-with-keyword $body
+    (`=` $formula^ (`:` $formula_type^)?)?
+    attr-dict-with-keyword ($body^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

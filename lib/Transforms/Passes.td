@@ -5,6 +5,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ExpandFormulas : Pass<"imeta-expand-formulas", "::imeta::SpecOp"> {
+  let summary = "Expand compact field formulas into ops";
+  let description = [{
+    A field written `= "FORMULA"` (dialect/CompactFormula.h) gets the body
+    its formula denotes, in the ops every other pass and backend reads; the
+    tools (imeta-run, imeta-gen) do this as they load a spec.
+
+    Before:
+    ```mlir
+    imeta.field @pos rows(@q) = "query_start + j"
+    ```
+    After:
+    ```mlir
+    imeta.field @pos rows(@q) {
+      %0 = imeta.get @query_start : i32
+      %1 = imeta.row_index : i32
+      %2 = arith.addi %0, %1 : i32
+      imeta.yield %2 : i32
+    }
+    ```
+  }];
+}
+
 def DropUnusedFields : Pass<"imeta-drop-unused-fields", "::imeta::SpecOp"> {
   let summary = "Remove fields that no path produces or reads";
   let description = [{

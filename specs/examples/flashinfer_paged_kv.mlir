@@ -5,17 +5,9 @@ imeta.spec @flashinfer_paged_kv {
   imeta.input @query_len : i32 {min = 1 : i64}
   imeta.input @kv_len : i32 {min = 1 : i64}
   imeta.input @page_table : !imeta.list {min = 0 : i64}
-  imeta.field @q seq {
-    %q = imeta.get_input @query_len : i32
-    imeta.yield %q : i32
-  }
-  // The pages sequence i uses: ceil(kv_len / page_size).
-  imeta.field @num_pages seq {
-    %k = imeta.get_input @kv_len : i32
-    %P = imeta.get_config @page_size : i32
-    %n = arith.ceildivsi %k, %P : i32
-    imeta.yield %n : i32
-  }
+  imeta.field @q seq = "query_len"
+  // The pages sequence i uses.
+  imeta.field @num_pages seq = "ceildiv(kv_len, page_size)"
   imeta.require "F1" "page_table holds the sequence's pages" seq {
     %len = imeta.length @page_table : i32
     %n = imeta.get @num_pages : i32
@@ -25,21 +17,8 @@ imeta.spec @flashinfer_paged_kv {
   imeta.prefix_sum @qo_indptr = @q : !imeta.prefix<exclusive>
   imeta.prefix_sum @paged_kv_indptr = @num_pages : !imeta.prefix<exclusive>
   // The used pages of every sequence, concatenated.
-  imeta.field @paged_kv_indices rows(@num_pages) {
-    %j = imeta.row_index : i32
-    %page = imeta.load @page_table[%j] : i32
-    imeta.yield %page : i32
-  }
-  // Tokens in the last page: (kv_len - 1) % page_size + 1.
-  imeta.field @paged_kv_last_page_len seq {
-    %k = imeta.get_input @kv_len : i32
-    %P = imeta.get_config @page_size : i32
-    %c1 = arith.constant 1 : i32
-    %k1 = arith.subi %k, %c1 : i32
-    %r = arith.remsi %k1, %P : i32
-    %l = arith.addi %r, %c1 : i32
-    imeta.yield %l : i32
-  }
+  imeta.field @paged_kv_indices rows(@num_pages) = "page_table[j]"
+  imeta.field @paged_kv_last_page_len seq = "(kv_len - 1) % page_size + 1"
   imeta.path @plan target(cpu) {
     imeta.output "qo_indptr" = @qo_indptr
     imeta.output "paged_kv_indptr" = @paged_kv_indptr

@@ -12,42 +12,14 @@ imeta.spec @vllm_flash_attn {
     %ok = arith.cmpi sle, %q, %k : i32
     imeta.yield %ok : i1
   }
-  imeta.field @q seq {
-    %q = imeta.get_input @query_len : i32
-    imeta.yield %q : i32
-  }
-  imeta.field @k seq {
-    %k = imeta.get_input @seq_len : i32
-    imeta.yield %k : i32
-  }
+  imeta.field @q seq = "query_len"
+  imeta.field @k seq = "seq_len"
   imeta.prefix_sum @query_start_loc = @q : !imeta.prefix<exclusive>
-  imeta.field @max_query_len scalar {
-    %m = imeta.reduce max @q : i32
-    imeta.yield %m : i32
-  }
-  imeta.field @max_seq_len scalar {
-    %m = imeta.reduce max @k : i32
-    imeta.yield %m : i32
-  }
-  imeta.field @num_actual_tokens scalar {
-    %t = imeta.reduce sum @q : i32
-    imeta.yield %t : i32
-  }
-  // slot_mapping: pos = k - q + j, block_table[pos / B] * B + pos % B.
-  imeta.field @slot_mapping rows(@q) {
-    %q = imeta.get @q : i32
-    %k = imeta.get @k : i32
-    %j = imeta.row_index : i32
-    %s = arith.subi %k, %q : i32
-    %pos = arith.addi %s, %j : i32
-    %B = imeta.get_config @block_size : i32
-    %blk = arith.divsi %pos, %B : i32
-    %off = arith.remsi %pos, %B : i32
-    %phys = imeta.load @block_table[%blk] : i32
-    %base = arith.muli %phys, %B : i32
-    %slot = arith.addi %base, %off : i32
-    imeta.yield %slot : i32
-  }
+  imeta.field @max_query_len scalar = "max_of(q)"
+  imeta.field @max_seq_len scalar = "max_of(k)"
+  imeta.field @num_actual_tokens scalar = "sum_of(q)"
+  imeta.field @slot_mapping rows(@q) =
+      "pos = k - q + j; block_table[pos / block_size] * block_size + pos % block_size"
   imeta.path @flash_attn target(cpu) {
     imeta.output "query_start_loc" = @query_start_loc
     imeta.output "seq_lens" = @k

@@ -998,3 +998,13 @@ imeta.spec @s {
   imeta.path @p target(cpu) {
   }
 }
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{has both a formula string and a body; keep one}}
+  imeta.field @f seq = "1" {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+}

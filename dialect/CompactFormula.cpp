@@ -1,0 +1,463 @@
+//===- CompactFormula.cpp - a field's formula as one expression -----------===//
+
+#include "dialect/CompactFormula.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace imeta;
+using llvm::formatv;
+
+namespace {
+/// A recursive-descent parser that builds ops as it reads.
+class FormulaParser {
+public:
+  FormulaParser(FieldOp field, StringRef text)
+      : field(field), text(text), b(field.getContext()), i32(b.getI32Type()),
+        i1(b.getI1Type()), loc(field.getLoc()) {}
+
+  LogicalResult run(Block *body);
+
+private:
+  // Lexing.
+  void skipSpace() {
+    while (pos < text.size() && isspace(static_cast<unsigned char>(text[pos])))
+      ++pos;
+  }
+  bool peek(StringRef tok) {
+    skipSpace();
+    return text.substr(pos).starts_with(tok);
+  }
+  bool accept(StringRef tok) {
+    if (!peek(tok))
+      return false;
+    pos += tok.size();
+    return true;
+  }
+  LogicalResult expect(StringRef tok) {
+    return accept(tok) ? success() : fail(formatv("expected '{0}'", tok));
+  }
+  StringRef identifier() {
+    skipSpace();
+    size_t start = pos;
+    while (pos < text.size() &&
+           (isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_'))
+      ++pos;
+    if (start < text.size() && isdigit(static_cast<unsigned char>(text[start])))
+      pos = start;
+    return text.slice(start, pos);
+  }
+  LogicalResult fail(const Twine &message) {
+    return field.emitOpError("formula, column ")
+           << pos + 1 << ": " << message << " in \"" << text << "\"";
+  }
+
+  // Grammar, loosest first.
+  FailureOr<Value> ternary();
+  FailureOr<Value> logicalOr();
+  FailureOr<Value> logicalAnd();
+  FailureOr<Value> comparison();
+  FailureOr<Value> additive();
+  FailureOr<Value> multiplicative();
+  FailureOr<Value> unary();
+  FailureOr<Value> primary();
+  FailureOr<Value> call(StringRef name);
+  FailureOr<Value> name(StringRef name, bool symbolOnly);
+  FailureOr<Value> indexed(StringRef name);
+  FailureOr<Value> typed(FailureOr<Value> v, Type type, StringRef what);
+  FailureOr<Operation *> symbol(StringRef name);
+
+  FieldOp field;
+  StringRef text;
+  size_t pos = 0;
+  size_t nameStart = 0; ///< where the last name read in primary() starts
+  OpBuilder b;
+  Type i32, i1;
+  Location loc;
+  llvm::StringMap<Value> locals;
+};
+} // namespace
+
+LogicalResult FormulaParser::run(Block *body) {
+  b.setInsertionPointToEnd(body);
+  // Bindings: `name = expr;` (an identifier followed by a lone '=').
+  while (true) {
+    size_t start = pos;
+    StringRef id = identifier();
+    if (!id.empty() && accept("=") && !peek("=")) {
+      FailureOr<Value> v = ternary();
+      if (failed(v) || failed(expect(";")))
+        return failure();
+      locals[id] = *v;
+      continue;
+    }
+    pos = start;
+    break;
+  }
+  FailureOr<Value> value = ternary();
+  if (failed(value))
+    return failure();
+  accept(";");
+  skipSpace();
+  if (pos != text.size())
+    return fail("unexpected text after the formula's value");
+  Type want = field.getFormulaType().value_or(i32);
+  if (value->getType() != want)
+    return fail(formatv("the value is {0}; the field declares {1}",
+                        value->getType() == i1 ? "i1" : "i32",
+                        want == i1 ? "i1" : "i32 (add ': i1' for a flag)"));
+  YieldOp::create(b, loc, ValueRange{*value});
+  return success();
+}
+
+FailureOr<Value> FormulaParser::typed(FailureOr<Value> v, Type type,
+                                      StringRef what) {
+  if (succeeded(v) && v->getType() != type)
+    return fail(formatv("{0} needs {1}", what,
+                        type == i1 ? "a condition (i1)" : "a number (i32)"));
+  return v;
+}
+
+FailureOr<Value> FormulaParser::ternary() {
+  FailureOr<Value> cond = logicalOr();
+  if (failed(cond) || !accept("?"))
+    return cond;
+  if (failed(typed(cond, i1, "'?'")))
+    return failure();
+  // Each side into a block of its own, then both into an scf.if: only the
+  // side taken runs.
+  OpBuilder::InsertPoint outer = b.saveInsertionPoint();
+  Block thenBlock, elseBlock;
+  b.setInsertionPointToEnd(&thenBlock);
+  FailureOr<Value> a = ternary();
+  if (failed(a) || failed(expect(":")))
+    return failure();
+  b.setInsertionPointToEnd(&elseBlock);
+  FailureOr<Value> c = ternary();
+  if (failed(c))
+    return failure();
+  b.restoreInsertionPoint(outer);
+  if (a->getType() != c->getType())
+    return fail("the two sides of '?:' differ in type");
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{a->getType()}, *cond,
+                                /*withElseRegion=*/true);
+  for (auto [from, region, v] :
+       {std::tuple(&thenBlock, &ifOp.getThenRegion(), *a),
+        std::tuple(&elseBlock, &ifOp.getElseRegion(), *c)}) {
+    if (region->empty())
+      region->emplaceBlock();
+    Block &to = region->front();
+    to.getOperations().splice(to.end(), from->getOperations());
+    OpBuilder inner = OpBuilder::atBlockEnd(&to);
+    scf::YieldOp::create(inner, loc, ValueRange{v});
+  }
+  return ifOp.getResult(0);
+}
+
+FailureOr<Value> FormulaParser::logicalOr() {
+  FailureOr<Value> lhs = logicalAnd();
+  while (succeeded(lhs) && accept("||")) {
+    FailureOr<Value> rhs = typed(logicalAnd(), i1, "'||'");
+    if (failed(typed(lhs, i1, "'||'")) || failed(rhs))
+      return failure();
+    lhs = arith::OrIOp::create(b, loc, *lhs, *rhs).getResult();
+  }
+  return lhs;
+}
+
+FailureOr<Value> FormulaParser::logicalAnd() {
+  FailureOr<Value> lhs = comparison();
+  while (succeeded(lhs) && accept("&&")) {
+    FailureOr<Value> rhs = typed(comparison(), i1, "'&&'");
+    if (failed(typed(lhs, i1, "'&&'")) || failed(rhs))
+      return failure();
+    lhs = arith::AndIOp::create(b, loc, *lhs, *rhs).getResult();
+  }
+  return lhs;
+}
+
+FailureOr<Value> FormulaParser::comparison() {
+  FailureOr<Value> lhs = additive();
+  if (failed(lhs))
+    return failure();
+  using P = arith::CmpIPredicate;
+  static const std::pair<StringRef, P> ops[] = {{"<=", P::sle}, {">=", P::sge},
+                                                {"==", P::eq},  {"!=", P::ne},
+                                                {"<", P::slt},  {">", P::sgt}};
+  for (auto [tok, pred] : ops) {
+    if (!accept(tok))
+      continue;
+    FailureOr<Value> rhs = typed(additive(), i32, formatv("'{0}'", tok).str());
+    if (failed(typed(lhs, i32, formatv("'{0}'", tok).str())) || failed(rhs))
+      return failure();
+    return arith::CmpIOp::create(b, loc, pred, *lhs, *rhs).getResult();
+  }
+  return lhs;
+}
+
+FailureOr<Value> FormulaParser::additive() {
+  FailureOr<Value> lhs = multiplicative();
+  while (succeeded(lhs)) {
+    bool add = accept("+");
+    if (!add && !accept("-"))
+      break;
+    StringRef what = add ? "'+'" : "'-'";
+    FailureOr<Value> rhs = typed(multiplicative(), i32, what);
+    if (failed(typed(lhs, i32, what)) || failed(rhs))
+      return failure();
+    lhs = add ? arith::AddIOp::create(b, loc, *lhs, *rhs).getResult()
+              : arith::SubIOp::create(b, loc, *lhs, *rhs).getResult();
+  }
+  return lhs;
+}
+
+FailureOr<Value> FormulaParser::multiplicative() {
+  FailureOr<Value> lhs = unary();
+  while (succeeded(lhs)) {
+    char op = peek("*") ? '*' : peek("/") ? '/' : peek("%") ? '%' : 0;
+    if (!op)
+      break;
+    ++pos;
+    std::string what = formatv("'{0}'", op).str();
+    FailureOr<Value> rhs = typed(unary(), i32, what);
+    if (failed(typed(lhs, i32, what)) || failed(rhs))
+      return failure();
+    if (op == '*')
+      lhs = arith::MulIOp::create(b, loc, *lhs, *rhs).getResult();
+    else if (op == '/')
+      lhs = arith::DivSIOp::create(b, loc, *lhs, *rhs).getResult();
+    else
+      lhs = arith::RemSIOp::create(b, loc, *lhs, *rhs).getResult();
+  }
+  return lhs;
+}
+
+FailureOr<Value> FormulaParser::unary() {
+  if (accept("!")) {
+    FailureOr<Value> v = typed(unary(), i1, "'!'");
+    if (failed(v))
+      return failure();
+    Value t = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    return arith::XOrIOp::create(b, loc, *v, t).getResult();
+  }
+  if (accept("-")) {
+    FailureOr<Value> v = typed(unary(), i32, "'-'");
+    if (failed(v))
+      return failure();
+    Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+    return arith::SubIOp::create(b, loc, zero, *v).getResult();
+  }
+  return primary();
+}
+
+FailureOr<Value> FormulaParser::primary() {
+  skipSpace();
+  if (accept("(")) {
+    FailureOr<Value> v = ternary();
+    if (failed(v) || failed(expect(")")))
+      return failure();
+    return v;
+  }
+  if (pos < text.size() && isdigit(static_cast<unsigned char>(text[pos]))) {
+    size_t start = pos;
+    while (pos < text.size() && isdigit(static_cast<unsigned char>(text[pos])))
+      ++pos;
+    int64_t v = 0;
+    if (text.slice(start, pos).getAsInteger(10, v) || v > INT32_MAX)
+      return fail("an integer literal must fit i32");
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
+        .getResult();
+  }
+  nameStart = pos;
+  bool symbolOnly = accept("@");
+  StringRef id = identifier();
+  if (id.empty())
+    return fail("expected a number, a name or '('");
+  if (!symbolOnly && accept("("))
+    return call(id);
+  if (accept("["))
+    return indexed(id);
+  return name(id, symbolOnly);
+}
+
+FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
+  Operation *def = SymbolTable::lookupSymbolIn(field->getParentOp(), id);
+  if (!def)
+    pos = nameStart; // the error's column: where the name starts
+  if (!def)
+    return fail(
+        formatv("'{0}' names no local, point or symbol of the spec", id));
+  return def;
+}
+
+FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
+  if (!symbolOnly) {
+    if (Value v = locals.lookup(id))
+      return v;
+    if (id == "true" || id == "false")
+      return arith::ConstantOp::create(b, loc, b.getBoolAttr(id == "true"))
+          .getResult();
+    if (id == "i")
+      return SeqIndexOp::create(b, loc, i32).getResult();
+    if (id == "j")
+      return RowIndexOp::create(b, loc, i32).getResult();
+    if (id == "r")
+      return RowOp::create(b, loc, i32).getResult();
+    if (id == "col")
+      return ColIndexOp::create(b, loc, i32).getResult();
+    if (id == "n")
+      return RatioOp::create(b, loc, i32).getResult();
+    if (id == "N")
+      return NumSeqsOp::create(b, loc, i32).getResult();
+  }
+  FailureOr<Operation *> def = symbol(id);
+  if (failed(def))
+    return failure();
+  auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
+  auto checked = [&](Type t) -> FailureOr<Type> {
+    if (t != i32 && t != i1)
+      return fail(formatv("'{0}' is {1}; compact formulas compute in i32 "
+                          "and i1 (write this field in SSA form)",
+                          id, t));
+    return t;
+  };
+  if (auto cfg = dyn_cast<ConfigOp>(*def)) {
+    FailureOr<Type> t = checked(cfg.getType());
+    if (failed(t))
+      return failure();
+    return GetConfigOp::create(b, loc, *t, sym).getResult();
+  }
+  if (auto in = dyn_cast<InputOp>(*def)) {
+    if (isa<ListType>(in.getType()))
+      return fail(formatv("'{0}' is a list: read it as {0}[index] or "
+                          "len({0})",
+                          id));
+    FailureOr<Type> t = checked(in.getType());
+    if (failed(t))
+      return failure();
+    return GetInputOp::create(b, loc, *t, sym).getResult();
+  }
+  if (auto f = dyn_cast<FieldOp>(*def)) {
+    FailureOr<Type> t = checked(f.getElementType());
+    if (failed(t))
+      return failure();
+    return GetOp::create(b, loc, *t, sym).getResult();
+  }
+  if (isa<PrefixSumOp>(*def))
+    return fail(formatv("'{0}' is a prefix sum: read it as {0}[index] or "
+                        "total({0})",
+                        id));
+  return fail(formatv("'{0}' cannot be read as a value", id));
+}
+
+FailureOr<Value> FormulaParser::indexed(StringRef id) {
+  FailureOr<Operation *> def = symbol(id);
+  if (failed(def))
+    return failure();
+  FailureOr<Value> index = typed(ternary(), i32, "an index");
+  if (failed(index) || failed(expect("]")))
+    return failure();
+  auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
+  if (auto in = dyn_cast<InputOp>(*def); in && isa<ListType>(in.getType()))
+    return LoadOp::create(b, loc, i32, sym, *index).getResult();
+  if (auto sum = dyn_cast<PrefixSumOp>(*def))
+    return PrefixAtOp::create(b, loc, i32, sym, *index,
+                              TypeAttr::get(sum.getType()))
+        .getResult();
+  return fail(formatv("'{0}[...]' reads a list input or a prefix sum; '{0}' "
+                      "is neither",
+                      id));
+}
+
+FailureOr<Value> FormulaParser::call(StringRef fn) {
+  // Arguments: symbols for the symbol functions, values for the rest.
+  static const llvm::StringMap<unsigned> symbolFns = {
+      {"len", 0},    {"total", 0},  {"ratio_min", 0}, {"ratio_count", 0},
+      {"sum_of", 0}, {"max_of", 0}, {"min_of", 0}};
+  if (symbolFns.count(fn)) {
+    accept("@");
+    StringRef id = identifier();
+    if (id.empty() || failed(expect(")")))
+      return fail(formatv("{0}() takes one name", fn));
+    FailureOr<Operation *> def = symbol(id);
+    if (failed(def))
+      return failure();
+    auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
+    if (fn == "len")
+      return LengthOp::create(b, loc, i32, sym).getResult();
+    if (fn == "total")
+      return PrefixTotalOp::create(b, loc, i32, sym).getResult();
+    if (fn == "ratio_min")
+      return RatioMinOp::create(b, loc, i32, sym).getResult();
+    if (fn == "ratio_count")
+      return RatioCountOp::create(b, loc, i32, sym).getResult();
+    Reduction kind = fn == "sum_of"   ? Reduction::sum
+                     : fn == "max_of" ? Reduction::max
+                                      : Reduction::min;
+    return ReduceOp::create(b, loc, i32,
+                            ReductionAttr::get(b.getContext(), kind), sym)
+        .getResult();
+  }
+  SmallVector<Value, 3> args;
+  if (!accept(")")) {
+    do {
+      FailureOr<Value> v = typed(ternary(), i32, formatv("{0}()", fn).str());
+      if (failed(v))
+        return failure();
+      args.push_back(*v);
+    } while (accept(","));
+    if (failed(expect(")")))
+      return failure();
+  }
+  auto arity = [&](unsigned n) -> LogicalResult {
+    if (args.size() == n)
+      return success();
+    return fail(
+        formatv("{0}() takes {1} arguments, not {2}", fn, n, args.size()));
+  };
+  if (fn == "min" || fn == "max" || fn == "floordiv" || fn == "ceildiv") {
+    if (failed(arity(2)))
+      return failure();
+    if (fn == "min")
+      return arith::MinSIOp::create(b, loc, args[0], args[1]).getResult();
+    if (fn == "max")
+      return arith::MaxSIOp::create(b, loc, args[0], args[1]).getResult();
+    if (fn == "floordiv")
+      return arith::FloorDivSIOp::create(b, loc, args[0], args[1]).getResult();
+    return arith::CeilDivSIOp::create(b, loc, args[0], args[1]).getResult();
+  }
+  if (fn == "clamp") {
+    if (failed(arity(3)))
+      return failure();
+    return ClampOp::create(b, loc, i32, args[0], args[1], args[2]).getResult();
+  }
+  return fail(formatv("unknown function '{0}'", fn));
+}
+
+LogicalResult imeta::expandCompactFormula(FieldOp field) {
+  StringRef text = *field.getFormula();
+  Block *body = new Block();
+  field.getBody().push_back(body);
+  FormulaParser parser(field, text);
+  if (failed(parser.run(body))) {
+    field.getBody().getBlocks().clear();
+    return failure();
+  }
+  field.removeFormulaAttr();
+  field.removeFormulaTypeAttr();
+  return success();
+}
+
+LogicalResult imeta::expandCompactFormulas(Operation *root) {
+  bool ok = true;
+  root->walk([&](FieldOp field) {
+    if (field.getFormula() && failed(expandCompactFormula(field)))
+      ok = false;
+  });
+  return success(ok && succeeded(verify(root)));
+}

@@ -1,0 +1,44 @@
+//===- CompactFormula.h - a field's formula as one expression ---*- C++ -*-===//
+//
+// The compact form of a field, `imeta.field @f DOMAIN ... = "FORMULA"`,
+// is a front end: expanded into the same ops as the SSA form (an
+// imeta.yield-terminated body) before anything else reads the spec. A
+// FORMULA is `name = expr;` bindings, then the value: an expression over
+//
+//   - integers; `+ - * / %` (i32, C's truncating division and remainder),
+//     `< <= > >= == !=`, `&& || !` (i1), `c ? a : b` (only the side taken
+//     is evaluated: a read on the other cannot fail);
+//   - the point: `i` (sequence), `j` (row in the sequence), `r` (row in
+//     the field), `col`, `n` (the bucket's ratio), `N` (sequences);
+//   - the spec's symbols by name (or `@name`): a config parameter, a
+//     scalar input, a field; `x[e]` reads a list input or a prefix sum at
+//     e; `len(x)` a list's length, `total(x)` a sum's total;
+//   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
+//     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
+//     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce).
+//
+// A binding or builtin name hides a symbol of the same name; `@name`
+// always means the symbol. The value is i32 unless the field declares
+// `: i1` (a comparison) after the string.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_DIALECT_COMPACTFORMULA_H
+#define IMETA_DIALECT_COMPACTFORMULA_H
+
+#include "dialect/IMetaOps.h"
+
+namespace imeta {
+
+/// Builds `field`'s body from its formula string and drops the string; a
+/// located error (naming the formula's column) where it does not parse
+/// or names nothing.
+mlir::LogicalResult expandCompactFormula(FieldOp field);
+
+/// Expands every compact field of `root`, then verifies it (the fields'
+/// ops are checked only now).
+mlir::LogicalResult expandCompactFormulas(mlir::Operation *root);
+
+} // namespace imeta
+
+#endif // IMETA_DIALECT_COMPACTFORMULA_H

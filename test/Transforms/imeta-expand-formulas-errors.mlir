@@ -1,0 +1,93 @@
+// RUN: imeta-opt %s -split-input-file -imeta-expand-formulas -verify-diagnostics
+
+// Each mistake in a compact formula is an error at the field that names
+// the column and says what to write.
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{formula, column 1: 'lenn' names no local, point or symbol of the spec in "lenn + 1"}}
+  imeta.field @f seq = "lenn + 1"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @bt : !imeta.list
+  // expected-error @below {{'bt' is a list: read it as bt[index] or len(bt)}}
+  imeta.field @f seq = "bt + 1"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{the value is i1; the field declares i32 (add ': i1' for a flag)}}
+  imeta.field @f seq = "len > 1"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{'+' needs a number (i32)}}
+  imeta.field @f seq = "(len > 1) + 1"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{unexpected text after the formula's value}}
+  imeta.field @f seq = "len len"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{min() takes 2 arguments, not 1}}
+  imeta.field @f seq = "min(len)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{unknown function 'mean'}}
+  imeta.field @f seq = "mean(len, 1)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{'len[...]' reads a list input or a prefix sum; 'len' is neither}}
+  imeta.field @f seq = "len[0]"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{the two sides of '?:' differ in type}}
+  imeta.field @f seq = "len > 0 ? len : len > 1"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+// The expanded ops are verified as any: the row index in a seq field.
+imeta.spec @s {
+  imeta.input @len : i32
+  imeta.field @f seq = "len + j"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+// expected-error@-3 {{'imeta.row_index' op is only valid in a 'rows' domain}}

@@ -1,0 +1,93 @@
+// RUN: imeta-opt %s -split-input-file -imeta-expand-formulas | FileCheck %s
+// RUN: imeta-opt %s -split-input-file | FileCheck %s --check-prefix=KEPT
+
+// A compact field is kept as written until expanded.
+// KEPT: imeta.field @slot rows(@q) = "pos = k - q + j; bt[pos / B] * B + pos % B"
+
+// Bindings, arithmetic, the point, reads of config, inputs and fields,
+// and a list read.
+// CHECK-LABEL: imeta.spec @slots
+// CHECK: imeta.field @slot rows(@q) {
+// CHECK-NEXT: %[[K:.*]] = imeta.get @k : i32
+// CHECK-NEXT: %[[Q:.*]] = imeta.get @q : i32
+// CHECK-NEXT: %[[S:.*]] = arith.subi %[[K]], %[[Q]] : i32
+// CHECK-NEXT: %[[J:.*]] = imeta.row_index : i32
+// CHECK-NEXT: %[[POS:.*]] = arith.addi %[[S]], %[[J]] : i32
+// CHECK-NEXT: %[[B:.*]] = imeta.get_config @B : i32
+// CHECK-NEXT: %[[BLK:.*]] = arith.divsi %[[POS]], %[[B]] : i32
+// CHECK-NEXT: %[[PHYS:.*]] = imeta.load @bt[%[[BLK]]] : i32
+// CHECK: arith.muli %[[PHYS]]
+// CHECK: arith.remsi %[[POS]]
+// CHECK: imeta.yield
+imeta.spec @slots {
+  imeta.config @B : i32 {min = 1 : i64}
+  imeta.input @len : i32 {min = 1 : i64}
+  imeta.input @hist : i32 {min = 1 : i64}
+  imeta.input @bt : !imeta.list {min = 0 : i64}
+  imeta.field @q seq = "len"
+  imeta.field @k seq = "hist"
+  imeta.field @slot rows(@q) = "pos = k - q + j; bt[pos / B] * B + pos % B"
+  imeta.path @p target(cpu) { imeta.output "slot" = @slot }
+}
+
+// -----
+
+// `c ? a : b` runs one side (scf.if); a flag field declares `: i1`.
+// CHECK-LABEL: imeta.spec @branch
+// CHECK: imeta.field @first rows(@q) {
+// CHECK: %[[C:.*]] = arith.cmpi slt
+// CHECK-NEXT: %[[R:.*]] = scf.if %[[C]] -> (i32) {
+// CHECK: imeta.load @bt
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK: arith.subi
+// CHECK: imeta.field @flag rows(@q) {
+// CHECK: %[[L:.*]] = arith.cmpi sge
+// CHECK: %[[NOT:.*]] = arith.xori
+// CHECK: arith.andi %[[L]], %[[NOT]] : i1
+// CHECK: imeta.yield %{{.*}} : i1
+imeta.spec @branch {
+  imeta.input @len : i32 {min = 1 : i64}
+  imeta.input @hole : i1 {optional}
+  imeta.input @bt : !imeta.list {min = 0 : i64}
+  imeta.field @q seq = "len"
+  imeta.field @first rows(@q) = "j < len(bt) ? bt[j] : -1"
+  imeta.field @flag rows(@q) = "j >= 0 && !hole" : i1
+  imeta.path @p target(cpu) {
+    imeta.output "first" = @first
+    imeta.output "flag" = @flag
+  }
+}
+
+// -----
+
+// Functions, prefix sums, reductions, the ratio, and `@name` for a symbol
+// a builtin hides.
+// CHECK-LABEL: imeta.spec @functions
+// CHECK: imeta.field @f seq over @set {
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: imeta.clamp
+// CHECK: arith.ceildivsi
+// CHECK: arith.floordivsi
+// CHECK: imeta.prefix_at @cu[%{{.*}}] : !imeta.prefix<exclusive> -> i32
+// CHECK: imeta.prefix_total @cu : i32
+// CHECK: imeta.ratio : i32
+// CHECK: imeta.get @n : i32
+// CHECK: imeta.ratio_min @set : i32
+// CHECK: imeta.ratio_count @set : i32
+// CHECK: imeta.field @top scalar {
+// CHECK-NEXT: imeta.reduce max @q : i32
+imeta.spec @functions {
+  imeta.ratios @set
+  imeta.input @len : i32 {min = 1 : i64}
+  imeta.field @q seq = "len"
+  imeta.field @n seq = "2"
+  imeta.prefix_sum @cu = @q : !imeta.prefix<exclusive>
+  imeta.field @f seq over @set = "a = min(q, 3) + max(q, 1) + clamp(q, 0, 9); b = ceildiv(q, 2) + floordiv(q, 2); c = cu[i] + total(cu); a + b + c + n + @n + ratio_min(set) + ratio_count(set)"
+  imeta.field @top scalar = "max_of(q)"
+  imeta.path @p target(cpu) {
+    imeta.output "f" = @f
+    imeta.output "top" = @top
+  }
+}
