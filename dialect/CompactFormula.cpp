@@ -23,6 +23,11 @@ public:
 
   LogicalResult run(Block *body);
 
+  /// The value of sub-formula `def` at `args`, its ops built where `outer`
+  /// builds (a call from `outer`'s formula).
+  static FailureOr<Value> inlineCall(FormulaParser &outer, FormulaDefOp def,
+                                     ArrayRef<Value> args);
+
 private:
   // Lexing.
   void skipSpace() {
@@ -53,8 +58,9 @@ private:
     return text.slice(start, pos);
   }
   LogicalResult fail(const Twine &message) {
-    return field.emitOpError("formula, column ")
-           << pos + 1 << ": " << message << " in \"" << text << "\"";
+    return field.emitOpError("formula")
+           << callee << ", column " << pos + 1 << ": " << message << " in \""
+           << text << "\"";
   }
 
   // Grammar, loosest first.
@@ -74,6 +80,11 @@ private:
 
   FieldOp field;
   StringRef text;
+  FailureOr<Value> bindingsAndValue();
+  static constexpr unsigned kMaxDepth = 16;
+  unsigned depth = 0;
+  /// " @name" while reading sub-formula @name (for its errors).
+  std::string callee;
   size_t pos = 0;
   size_t nameStart = 0; ///< where the last name read in primary() starts
   OpBuilder b;
@@ -85,6 +96,19 @@ private:
 
 LogicalResult FormulaParser::run(Block *body) {
   b.setInsertionPointToEnd(body);
+  FailureOr<Value> value = bindingsAndValue();
+  if (failed(value))
+    return failure();
+  Type want = field.getFormulaType().value_or(i32);
+  if (value->getType() != want)
+    return fail(formatv("the value is {0}; the field declares {1}",
+                        value->getType() == i1 ? "i1" : "i32",
+                        want == i1 ? "i1" : "i32 (add ': i1' for a flag)"));
+  YieldOp::create(b, loc, ValueRange{*value});
+  return success();
+}
+
+FailureOr<Value> FormulaParser::bindingsAndValue() {
   // Bindings: `name = expr;` (an identifier followed by a lone '=').
   while (true) {
     size_t start = pos;
@@ -106,13 +130,28 @@ LogicalResult FormulaParser::run(Block *body) {
   skipSpace();
   if (pos != text.size())
     return fail("unexpected text after the formula's value");
-  Type want = field.getFormulaType().value_or(i32);
-  if (value->getType() != want)
-    return fail(formatv("the value is {0}; the field declares {1}",
-                        value->getType() == i1 ? "i1" : "i32",
-                        want == i1 ? "i1" : "i32 (add ': i1' for a flag)"));
-  YieldOp::create(b, loc, ValueRange{*value});
-  return success();
+  return value;
+}
+
+FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
+                                           FormulaDefOp def,
+                                           ArrayRef<Value> args) {
+  if (outer.depth >= kMaxDepth)
+    return outer.fail(formatv("@{0} is called {1} deep: sub-formulas call "
+                              "each other in a cycle",
+                              def.getSymName(), kMaxDepth));
+  auto params = def.getParams().getAsValueRange<StringAttr>();
+  if (size_t(llvm::size(params)) != args.size())
+    return outer.fail(formatv("@{0} takes {1} arguments, not {2}",
+                              def.getSymName(), llvm::size(params),
+                              args.size()));
+  FormulaParser inner(outer.field, def.getText());
+  inner.b = outer.b;
+  inner.depth = outer.depth + 1;
+  inner.callee = (" @" + def.getSymName()).str();
+  for (auto [param, arg] : llvm::zip(params, args))
+    inner.locals[param] = arg;
+  return inner.bindingsAndValue();
 }
 
 FailureOr<Value> FormulaParser::typed(FailureOr<Value> v, Type type,
@@ -436,6 +475,9 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
       return failure();
     return ClampOp::create(b, loc, i32, args[0], args[1], args[2]).getResult();
   }
+  if (auto def = dyn_cast_or_null<FormulaDefOp>(
+          SymbolTable::lookupSymbolIn(field->getParentOp(), fn)))
+    return inlineCall(*this, def, args);
   return fail(formatv("unknown function '{0}'", fn));
 }
 

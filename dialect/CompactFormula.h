@@ -15,7 +15,10 @@
 //     e; `len(x)` a list's length, `total(x)` a sum's total;
 //   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
 //     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
-//     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce).
+//     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce);
+//   - `name(args)`: a sub-formula of the spec (`imeta.formula @name(p, q)
+//     = "..."`), its ops in place with the arguments (i32) for its
+//     parameters.
 //
 // A binding or builtin name hides a symbol of the same name; `@name`
 // always means the symbol. The value is i32 unless the field declares

@@ -12,6 +12,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -449,7 +450,7 @@ static LogicalResult findCycle(Operation *op, mlir::SymbolTable &table,
 LogicalResult SpecOp::verifyRegions() {
   for (Operation &op : getBody().front())
     if (!isa<ConfigOp, RatiosOp, RatioUnionOp, InputOp, FieldOp, PrefixSumOp,
-             RequireOp, PathOp>(op))
+             RequireOp, PathOp, FormulaDefOp>(op))
       return op.emitOpError("cannot appear at the top of an imeta.spec");
   mlir::SymbolTable table(*this);
   DenseMap<Operation *, int> state;
@@ -610,4 +611,53 @@ LogicalResult RatioMinOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 LogicalResult RatioCountOp::verifySymbolUses(SymbolTableCollection &tables) {
   return resolveRatioSet(*this, tables, getSetAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// imeta.formula: a named sub-formula of compact formulas
+//===----------------------------------------------------------------------===//
+
+ParseResult FormulaDefOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  SmallVector<Attribute> params;
+  std::string text;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes) ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren,
+          [&]() -> ParseResult {
+            StringRef param;
+            if (parser.parseKeyword(&param))
+              return failure();
+            params.push_back(parser.getBuilder().getStringAttr(param));
+            return success();
+          }) ||
+      parser.parseEqual() || parser.parseString(&text) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  result.addAttribute(getParamsAttrName(result.name),
+                      parser.getBuilder().getArrayAttr(params));
+  result.addAttribute(getTextAttrName(result.name),
+                      parser.getBuilder().getStringAttr(text));
+  return success();
+}
+
+void FormulaDefOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printSymbolName(getSymName());
+  p << "(";
+  llvm::interleaveComma(getParams().getAsValueRange<StringAttr>(), p);
+  p << ") = ";
+  p.printString(getText());
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getSymNameAttrName(), getParamsAttrName(),
+                           getTextAttrName()});
+}
+
+LogicalResult FormulaDefOp::verify() {
+  llvm::StringSet<> seen;
+  for (StringRef param : getParams().getAsValueRange<StringAttr>())
+    if (!seen.insert(param).second)
+      return emitOpError("names parameter '") << param << "' twice";
+  return success();
 }

@@ -195,6 +195,25 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
   }];
 }
 
+def IMeta_FormulaDefOp : IMeta_Op<"formula", [Symbol, HasParent<"SpecOp">]> {
+  let summary = "a named sub-formula that compact formulas call";
+  let description = [{
+    An expression over its parameters and the spec's names, in the compact
+    formula language (dialect/CompactFormula.h); a compact field calls it
+    like a function and gets its ops in place, the arguments for the
+    parameters.
+
+    ```mlir
+    imeta.formula @slot(p) = "block_table[p / B] * B + p % B"
+    imeta.field @slot_mapping rows(@q) = "slot(k - q + j)"
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$params,
+                       StrAttr:$text);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 def IMeta_PrefixSumOp : IMeta_Op<"prefix_sum", [Symbol, HasParent<"SpecOp">,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a prefix sum of a per-sequence field";

@@ -12,8 +12,9 @@ imeta.spec @streaming_llm {
   imeta.field @budget scalar = "sink + window"
   // Column col: token col in the sinks (or all of a short sequence), else
   // token k - budget + col; its slot through the block table.
+  imeta.formula @slot(p) = "block_table[p / block_size] * block_size + p % block_size"
   imeta.field @kv_slots rows(@one) cols(@budget) =
-      "t = seq_len <= budget || col < sink ? col : seq_len - budget + col; col < min(seq_len, budget) ? block_table[t / block_size] * block_size + t % block_size : -1"
+      "t = seq_len <= budget || col < sink ? col : seq_len - budget + col; col < min(seq_len, budget) ? slot(t) : -1"
   imeta.path @decode target(cpu) {
     imeta.output "kv_slots" = @kv_slots
   }

@@ -18,8 +18,9 @@ imeta.spec @vllm_flash_attn {
   imeta.field @max_query_len scalar = "max_of(q)"
   imeta.field @max_seq_len scalar = "max_of(k)"
   imeta.field @num_actual_tokens scalar = "sum_of(q)"
-  imeta.field @slot_mapping rows(@q) =
-      "pos = k - q + j; block_table[pos / block_size] * block_size + pos % block_size"
+  // The KV slot of position p: its block's physical block, its offset.
+  imeta.formula @slot(p) = "block_table[p / block_size] * block_size + p % block_size"
+  imeta.field @slot_mapping rows(@q) = "slot(k - q + j)"
   imeta.path @flash_attn target(cpu) {
     imeta.output "query_start_loc" = @query_start_loc
     imeta.output "seq_lens" = @k

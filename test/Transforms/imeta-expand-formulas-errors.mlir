@@ -91,3 +91,41 @@ imeta.spec @s {
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
 // expected-error@-3 {{'imeta.row_index' op is only valid in a 'rows' domain}}
+
+// -----
+
+imeta.spec @s {
+  imeta.formula @twice(p) = "p + p"
+  imeta.input @len : i32
+  // expected-error @below {{@twice takes 1 arguments, not 2}}
+  imeta.field @f seq = "twice(len, 1)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+// A sub-formula's error names it.
+imeta.spec @s {
+  imeta.formula @bad(p) = "p + nothing"
+  imeta.input @len : i32
+  // expected-error @below {{formula @bad, column 5: 'nothing' names no local, point or symbol of the spec in "p + nothing"}}
+  imeta.field @f seq = "bad(len)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.formula @loop(p) = "loop(p)"
+  imeta.input @len : i32
+  // expected-error @below {{@loop is called 16 deep: sub-formulas call each other in a cycle}}
+  imeta.field @f seq = "loop(len)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{names parameter 'p' twice}}
+  imeta.formula @f2(p, p) = "p"
+}

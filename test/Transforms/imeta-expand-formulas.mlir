@@ -91,3 +91,33 @@ imeta.spec @functions {
     imeta.output "top" = @top
   }
 }
+
+// -----
+
+// A sub-formula called from two fields, and from another sub-formula: its
+// ops in place, the argument for its parameter.
+// CHECK-LABEL: imeta.spec @calls
+// CHECK: imeta.formula @slot(p) = "bt[p / B] * B + p % B"
+// CHECK: imeta.field @a rows(@q) {
+// CHECK-NEXT: %[[J:.*]] = imeta.row_index : i32
+// CHECK-NEXT: %[[B:.*]] = imeta.get_config @B : i32
+// CHECK-NEXT: %[[D:.*]] = arith.divsi %[[J]], %[[B]] : i32
+// CHECK-NEXT: imeta.load @bt[%[[D]]] : i32
+// CHECK: imeta.field @b rows(@q) {
+// CHECK: %[[K:.*]] = imeta.get @q : i32
+// CHECK: %[[P:.*]] = arith.addi %{{.*}}, %[[K]] : i32
+// CHECK: arith.divsi %[[P]]
+imeta.spec @calls {
+  imeta.config @B : i32 {min = 1 : i64}
+  imeta.input @len : i32 {min = 1 : i64}
+  imeta.input @bt : !imeta.list {min = 0 : i64}
+  imeta.formula @slot(p) = "bt[p / B] * B + p % B"
+  imeta.formula @shifted(p, by) = "slot(p + by)"
+  imeta.field @q seq = "len"
+  imeta.field @a rows(@q) = "slot(j)"
+  imeta.field @b rows(@q) = "shifted(j, q)"
+  imeta.path @p target(cpu) {
+    imeta.output "a" = @a
+    imeta.output "b" = @b
+  }
+}
