@@ -17,11 +17,13 @@ namespace {
 /// A recursive-descent parser that builds ops as it reads.
 class FormulaParser {
 public:
-  FormulaParser(FieldOp field, StringRef text)
-      : field(field), text(text), b(field.getContext()), i32(b.getI32Type()),
-        i1(b.getI1Type()), loc(field.getLoc()) {}
+  /// `owner`: the field or rule whose formula `text` is (or calls).
+  FormulaParser(Operation *owner, StringRef text)
+      : owner(owner), text(text), b(owner->getContext()), i32(b.getI32Type()),
+        i1(b.getI1Type()), loc(owner->getLoc()) {}
 
-  LogicalResult run(Block *body);
+  /// Builds the formula into `body`, yielding a value of type `want`.
+  LogicalResult run(Block *body, Type want);
 
   /// The value of sub-formula `def` at `args`, its ops built where `outer`
   /// builds (a call from `outer`'s formula).
@@ -58,7 +60,7 @@ private:
     return text.slice(start, pos);
   }
   LogicalResult fail(const Twine &message) {
-    return field.emitOpError("formula")
+    return owner->emitOpError("formula")
            << callee << ", column " << pos + 1 << ": " << message << " in \""
            << text << "\"";
   }
@@ -78,7 +80,7 @@ private:
   FailureOr<Value> typed(FailureOr<Value> v, Type type, StringRef what);
   FailureOr<Operation *> symbol(StringRef name);
 
-  FieldOp field;
+  Operation *owner;
   StringRef text;
   FailureOr<Value> bindingsAndValue();
   static constexpr unsigned kMaxDepth = 16;
@@ -94,16 +96,18 @@ private:
 };
 } // namespace
 
-LogicalResult FormulaParser::run(Block *body) {
+LogicalResult FormulaParser::run(Block *body, Type want) {
   b.setInsertionPointToEnd(body);
   FailureOr<Value> value = bindingsAndValue();
   if (failed(value))
     return failure();
-  Type want = field.getFormulaType().value_or(i32);
   if (value->getType() != want)
-    return fail(formatv("the value is {0}; the field declares {1}",
+    return fail(formatv("the value is {0}; {1}",
                         value->getType() == i1 ? "i1" : "i32",
-                        want == i1 ? "i1" : "i32 (add ': i1' for a flag)"));
+                        isa<RequireOp>(owner) ? "a rule's is a condition (i1)"
+                        : want == i1          ? "the field declares i1"
+                                     : "the field declares i32 (add ': "
+                                       "i1' for a flag)"));
   YieldOp::create(b, loc, ValueRange{*value});
   return success();
 }
@@ -145,7 +149,7 @@ FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
     return outer.fail(formatv("@{0} takes {1} arguments, not {2}",
                               def.getSymName(), llvm::size(params),
                               args.size()));
-  FormulaParser inner(outer.field, def.getText());
+  FormulaParser inner(outer.owner, def.getText());
   inner.b = outer.b;
   inner.depth = outer.depth + 1;
   inner.callee = (" @" + def.getSymName()).str();
@@ -325,7 +329,7 @@ FailureOr<Value> FormulaParser::primary() {
 }
 
 FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
-  Operation *def = SymbolTable::lookupSymbolIn(field->getParentOp(), id);
+  Operation *def = SymbolTable::lookupSymbolIn(owner->getParentOp(), id);
   if (!def)
     pos = nameStart; // the error's column: where the name starts
   if (!def)
@@ -361,7 +365,7 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   auto checked = [&](Type t) -> FailureOr<Type> {
     if (t != i32 && t != i1)
       return fail(formatv("'{0}' is {1}; compact formulas compute in i32 "
-                          "and i1 (write this field in SSA form)",
+                          "and i1 (write this formula in SSA form)",
                           id, t));
     return t;
   };
@@ -476,30 +480,48 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     return ClampOp::create(b, loc, i32, args[0], args[1], args[2]).getResult();
   }
   if (auto def = dyn_cast_or_null<FormulaDefOp>(
-          SymbolTable::lookupSymbolIn(field->getParentOp(), fn)))
+          SymbolTable::lookupSymbolIn(owner->getParentOp(), fn)))
     return inlineCall(*this, def, args);
   return fail(formatv("unknown function '{0}'", fn));
 }
 
+/// Builds `owner`'s `body` from `text`; on failure leaves it empty.
+static LogicalResult expand(Operation *owner, Region &body, StringRef text,
+                            Type want) {
+  Block *block = new Block();
+  body.push_back(block);
+  FormulaParser parser(owner, text);
+  if (succeeded(parser.run(block, want)))
+    return success();
+  body.getBlocks().clear();
+  return failure();
+}
+
 LogicalResult imeta::expandCompactFormula(FieldOp field) {
-  StringRef text = *field.getFormula();
-  Block *body = new Block();
-  field.getBody().push_back(body);
-  FormulaParser parser(field, text);
-  if (failed(parser.run(body))) {
-    field.getBody().getBlocks().clear();
+  Type want =
+      field.getFormulaType().value_or(IntegerType::get(field.getContext(), 32));
+  if (failed(expand(field, field.getBody(), *field.getFormula(), want)))
     return failure();
-  }
   field.removeFormulaAttr();
   field.removeFormulaTypeAttr();
   return success();
 }
 
+LogicalResult imeta::expandCompactFormula(RequireOp rule) {
+  if (failed(expand(rule, rule.getBody(), *rule.getFormula(),
+                    IntegerType::get(rule.getContext(), 1))))
+    return failure();
+  rule.removeFormulaAttr();
+  return success();
+}
+
 LogicalResult imeta::expandCompactFormulas(Operation *root) {
   bool ok = true;
-  root->walk([&](FieldOp field) {
-    if (field.getFormula() && failed(expandCompactFormula(field)))
-      ok = false;
+  root->walk([&](Operation *op) {
+    if (auto field = dyn_cast<FieldOp>(op); field && field.getFormula())
+      ok &= succeeded(expandCompactFormula(field));
+    if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
+      ok &= succeeded(expandCompactFormula(rule));
   });
   return success(ok && succeeded(verify(root)));
 }

@@ -1,7 +1,8 @@
 //===- CompactFormula.h - a field's formula as one expression ---*- C++ -*-===//
 //
-// The compact form of a field, `imeta.field @f DOMAIN ... = "FORMULA"`,
-// is a front end: expanded into the same ops as the SSA form (an
+// The compact form of a field, `imeta.field @f DOMAIN ... = "FORMULA"`
+// (or a rule, `imeta.require "R" "message" seq = "FORMULA"`), is a front
+// end: expanded into the same ops as the SSA form (an
 // imeta.yield-terminated body) before anything else reads the spec. A
 // FORMULA is `name = expr;` bindings, then the value: an expression over
 //
@@ -37,9 +38,12 @@ namespace imeta {
 /// located error (naming the formula's column) where it does not parse
 /// or names nothing.
 mlir::LogicalResult expandCompactFormula(FieldOp field);
+/// The same for a rule (`imeta.require "R" "message" seq = "FORMULA"`),
+/// whose value is a condition.
+mlir::LogicalResult expandCompactFormula(RequireOp rule);
 
-/// Expands every compact field of `root`, then verifies it (the fields'
-/// ops are checked only now).
+/// Expands every compact field and rule of `root`, then verifies it (the
+/// fields' ops are checked only now).
 mlir::LogicalResult expandCompactFormulas(mlir::Operation *root);
 
 } // namespace imeta

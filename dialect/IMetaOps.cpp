@@ -283,6 +283,10 @@ LogicalResult PrefixSumOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult RequireOp::verify() {
+  if (getFormula() && !getBody().empty())
+    return emitOpError("has both a formula string and a body; keep one");
+  if (getFormula())
+    return success(); // Checked as ops once expanded (imeta-expand-formulas).
   if (failed(verifyBody(*this, getBody())))
     return failure();
   if (getDomain() == Domain::rows)

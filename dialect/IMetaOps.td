@@ -258,10 +258,12 @@ def IMeta_RequireOp : IMeta_Op<"require", [IsolatedFromAbove,
     ```
   }];
   let arguments = (ins StrAttr:$rule, StrAttr:$message, IMeta_Domain:$domain,
-                       OptionalAttr<FlatSymbolRefAttr>:$ratios);
-  let regions = (region SizedRegion<1>:$body);
+                       OptionalAttr<FlatSymbolRefAttr>:$ratios,
+                       OptionalAttr<StrAttr>:$formula);
+  let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    $rule $message $domain (`over` $ratios^)? attr-dict-with-keyword $body
+    $rule $message $domain (`over` $ratios^)? (`=` $formula^)?
+    attr-dict-with-keyword ($body^)?
   }];
   let hasVerifier = 1;
 }

@@ -16,9 +16,11 @@ struct ExpandFormulasPass
     : imeta::impl::ExpandFormulasBase<ExpandFormulasPass> {
   void runOnOperation() override {
     bool ok = true;
-    getOperation().walk([&](FieldOp field) {
-      if (field.getFormula() && failed(expandCompactFormula(field)))
-        ok = false;
+    getOperation().walk([&](Operation *op) {
+      if (auto field = dyn_cast<FieldOp>(op); field && field.getFormula())
+        ok &= succeeded(expandCompactFormula(field));
+      if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
+        ok &= succeeded(expandCompactFormula(rule));
     });
     if (!ok)
       signalPassFailure();

@@ -8,12 +8,8 @@ imeta.spec @flashinfer_paged_kv {
   imeta.field @q seq = "query_len"
   // The pages sequence i uses.
   imeta.field @num_pages seq = "ceildiv(kv_len, page_size)"
-  imeta.require "F1" "page_table holds the sequence's pages" seq {
-    %len = imeta.length @page_table : i32
-    %n = imeta.get @num_pages : i32
-    %ok = arith.cmpi sge, %len, %n : i32
-    imeta.yield %ok : i1
-  }
+  imeta.require "F1" "page_table holds the sequence's pages" seq =
+      "len(page_table) >= num_pages"
   imeta.prefix_sum @qo_indptr = @q : !imeta.prefix<exclusive>
   imeta.prefix_sum @paged_kv_indptr = @num_pages : !imeta.prefix<exclusive>
   // The used pages of every sequence, concatenated.

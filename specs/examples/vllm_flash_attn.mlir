@@ -6,12 +6,7 @@ imeta.spec @vllm_flash_attn {
   imeta.input @query_len : i32 {min = 1 : i64}
   imeta.input @seq_len : i32 {min = 1 : i64}
   imeta.input @block_table : !imeta.list {min = 0 : i64}
-  imeta.require "V1" "query_len <= seq_len" seq {
-    %q = imeta.get_input @query_len : i32
-    %k = imeta.get_input @seq_len : i32
-    %ok = arith.cmpi sle, %q, %k : i32
-    imeta.yield %ok : i1
-  }
+  imeta.require "V1" "query_len <= seq_len" seq = "query_len <= seq_len"
   imeta.field @q seq = "query_len"
   imeta.field @k seq = "seq_len"
   imeta.prefix_sum @query_start_loc = @q : !imeta.prefix<exclusive>

@@ -129,3 +129,13 @@ imeta.spec @s {
   // expected-error @below {{names parameter 'p' twice}}
   imeta.formula @f2(p, p) = "p"
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{the value is i32; a rule's is a condition (i1)}}
+  imeta.require "R1" "len" seq = "len + 1"
+  imeta.field @f seq = "len"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}

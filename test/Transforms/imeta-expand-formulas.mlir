@@ -121,3 +121,20 @@ imeta.spec @calls {
     imeta.output "b" = @b
   }
 }
+
+// -----
+
+// A rule, compact: its value is the condition.
+// CHECK-LABEL: imeta.spec @rules
+// CHECK: imeta.require "R1" "q <= k" seq {
+// CHECK-NEXT: %[[Q:.*]] = imeta.get_input @q : i32
+// CHECK-NEXT: %[[K:.*]] = imeta.get_input @k : i32
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[Q]], %[[K]] : i32
+// CHECK-NEXT: imeta.yield %[[OK]] : i1
+imeta.spec @rules {
+  imeta.input @q : i32
+  imeta.input @k : i32
+  imeta.require "R1" "q <= k" seq = "q <= k"
+  imeta.field @f seq = "q"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
