@@ -451,11 +451,63 @@ static LogicalResult findCycle(Operation *op, mlir::SymbolTable &table,
   return success();
 }
 
+/// Names the generated C++ spells as they are (struct members, functions,
+/// namespaces): identifiers, and not C++ keywords.
+static LogicalResult checkCppName(Operation *op, StringRef name,
+                                  StringRef what) {
+  static const llvm::StringSet<> keywords = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand",
+      "bitor", "bool", "break", "case", "catch", "char", "char8_t",
+      "char16_t", "char32_t", "class", "compl", "concept", "const",
+      "consteval", "constexpr", "constinit", "const_cast", "continue",
+      "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
+      "extern", "false", "float", "for", "friend", "goto", "if", "inline",
+      "int", "long", "mutable", "namespace", "new", "noexcept", "not",
+      "not_eq", "nullptr", "operator", "or", "or_eq", "private",
+      "protected", "public", "register", "reinterpret_cast", "requires",
+      "return", "short", "signed", "sizeof", "static", "static_assert",
+      "static_cast", "struct", "switch", "template", "this", "thread_local",
+      "throw", "true", "try", "typedef", "typeid", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while",
+      "xor", "xor_eq"};
+  bool identifier =
+      !name.empty() && (isalpha(static_cast<unsigned char>(name[0])) ||
+                        name[0] == '_') &&
+      llvm::all_of(name, [](char c) {
+        return isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+  if (!identifier)
+    return op->emitOpError()
+           << what << " '" << name
+           << "' must be an identifier (letters, digits, '_'): the generated "
+              "C++ spells it";
+  if (keywords.contains(name))
+    return op->emitOpError()
+           << what << " '" << name
+           << "' is a C++ keyword, which the generated code cannot name; "
+              "choose another";
+  return success();
+}
+
 LogicalResult SpecOp::verifyRegions() {
-  for (Operation &op : getBody().front())
+  if (failed(checkCppName(*this, getSymName(), "spec name")))
+    return failure();
+  for (Operation &op : getBody().front()) {
     if (!isa<ConfigOp, RatiosOp, RatioUnionOp, InputOp, FieldOp, PrefixSumOp,
              RequireOp, PathOp, FormulaDefOp>(op))
       return op.emitOpError("cannot appear at the top of an imeta.spec");
+    if (auto sym = op.getAttrOfType<StringAttr>(
+            mlir::SymbolTable::getSymbolAttrName()))
+      if (failed(checkCppName(&op, sym.getValue(), "name")))
+        return failure();
+    if (auto path = dyn_cast<PathOp>(op))
+      for (auto out : path.getBody().front().getOps<OutputOp>())
+        // (Empty or dotted: OutputOp's own message.)
+        if (!out.getName().empty() && !out.getName().contains('.') &&
+            failed(checkCppName(out, out.getName(), "output name")))
+          return failure();
+  }
   mlir::SymbolTable table(*this);
   DenseMap<Operation *, int> state;
   SmallVector<Operation *> stack;

@@ -1008,3 +1008,37 @@ imeta.spec @s {
     imeta.yield %c : i32
   }
 }
+
+// -----
+
+// Names the generated C++ spells: identifiers, not keywords.
+imeta.spec @s {
+  // expected-error @below {{name 'class' is a C++ keyword, which the generated code cannot name; choose another}}
+  imeta.input @class : i32
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{name 'a-b' must be an identifier (letters, digits, '_'): the generated C++ spells it}}
+  imeta.config @"a-b" : i32
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @q seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output name 'if' is a C++ keyword, which the generated code cannot name; choose another}}
+    imeta.output "if" = @q
+  }
+}
+
+// -----
+
+// expected-error @below {{spec name 'namespace' is a C++ keyword}}
+imeta.spec @namespace {
+}
