@@ -42,8 +42,8 @@ mlir::LogicalResult expandCompactFormula(FieldOp field);
 /// whose value is a condition.
 mlir::LogicalResult expandCompactFormula(RequireOp rule);
 
-/// Expands every compact field and rule of `root`, then verifies it (the
-/// fields' ops are checked only now).
+/// Expands every compact field and rule of `root` (the expanded ops are
+/// for the caller to verify).
 mlir::LogicalResult expandCompactFormulas(mlir::Operation *root);
 
 } // namespace imeta

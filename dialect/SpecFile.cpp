@@ -3,6 +3,7 @@
 #include "dialect/SpecFile.h"
 #include "dialect/CompactFormula.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -20,7 +21,8 @@ static ParserConfig parserConfig(MLIRContext &context) {
 static FailureOr<SpecFile> finish(OwningOpRef<ModuleOp> module) {
   SpecFile file;
   file.module = std::move(module);
-  if (!file.module || failed(expandCompactFormulas(*file.module)))
+  if (!file.module || failed(expandCompactFormulas(*file.module)) ||
+      failed(verify(*file.module)))
     return failure(); // The parser, expansion or verifier has said why.
   auto specs = llvm::to_vector(file.module->getOps<SpecOp>());
   if (specs.size() != 1)

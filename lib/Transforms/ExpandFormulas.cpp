@@ -15,14 +15,8 @@ namespace {
 struct ExpandFormulasPass
     : imeta::impl::ExpandFormulasBase<ExpandFormulasPass> {
   void runOnOperation() override {
-    bool ok = true;
-    getOperation().walk([&](Operation *op) {
-      if (auto field = dyn_cast<FieldOp>(op); field && field.getFormula())
-        ok &= succeeded(expandCompactFormula(field));
-      if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
-        ok &= succeeded(expandCompactFormula(rule));
-    });
-    if (!ok)
+    // The pass manager verifies the expanded ops after the pass.
+    if (failed(expandCompactFormulas(getOperation())))
       signalPassFailure();
   }
 };
