@@ -92,11 +92,16 @@ private:
   Type i32, i1;
   Location loc;
   llvm::StringMap<Value> locals;
+  /// A field's formula may end in a row (`a, b, c`): the values after the
+  /// first.
+  bool allowRow = false;
+  SmallVector<Value> rowRest;
 };
 } // namespace
 
 LogicalResult FormulaParser::run(Block *body, Type want) {
   b.setInsertionPointToEnd(body);
+  allowRow = isa<FieldOp>(owner);
   FailureOr<Value> value = bindingsAndValue();
   if (failed(value))
     return failure();
@@ -107,7 +112,12 @@ LogicalResult FormulaParser::run(Block *body, Type want) {
                         : want == i1          ? "the field declares i1"
                                      : "the field declares i32 (add ': "
                                        "i1' for a flag)"));
-  YieldOp::create(b, loc, ValueRange{*value});
+  SmallVector<Value> row{*value};
+  llvm::append_range(row, rowRest);
+  for (Value v : rowRest)
+    if (v.getType() != value->getType())
+      return fail("the values of a row must share one type");
+  YieldOp::create(b, loc, row);
   return success();
 }
 
@@ -129,6 +139,13 @@ FailureOr<Value> FormulaParser::bindingsAndValue() {
   FailureOr<Value> value = ternary();
   if (failed(value))
     return failure();
+  // A field's row of K values: `a, b, c` (its run() yields them all).
+  while (allowRow && accept(",")) {
+    FailureOr<Value> next = ternary();
+    if (failed(next))
+      return failure();
+    rowRest.push_back(*next);
+  }
   accept(";");
   skipSpace();
   if (pos != text.size())
@@ -328,7 +345,7 @@ FailureOr<Value> FormulaParser::primary() {
 }
 
 FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
-  Operation *def = SymbolTable::lookupSymbolIn(owner->getParentOp(), id);
+  Operation *def = SymbolTable::lookupSymbolIn(owner->getParentOfType<SpecOp>(), id);
   if (!def)
     pos = nameStart; // the error's column: where the name starts
   if (!def)
@@ -479,7 +496,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     return ClampOp::create(b, loc, i32, args[0], args[1], args[2]).getResult();
   }
   if (auto def = dyn_cast_or_null<FormulaDefOp>(
-          SymbolTable::lookupSymbolIn(owner->getParentOp(), fn)))
+          SymbolTable::lookupSymbolIn(owner->getParentOfType<SpecOp>(), fn)))
     return inlineCall(*this, def, args);
   return fail(formatv("unknown function '{0}'", fn));
 }

@@ -347,7 +347,35 @@ static FailureOr<SmallVector<PathOp>> pathChain(PathOp path) {
   return chain;
 }
 
+/// What `needs` lists must be optional (a required one is needed by every
+/// path already).
+static LogicalResult verifyNeeds(PathOp path, SymbolTableCollection &tables) {
+  ArrayAttr needs = path.getNeedsAttr();
+  if (!needs)
+    return success();
+  for (Attribute a : needs) {
+    auto sym = cast<FlatSymbolRefAttr>(a);
+    Operation *def = tables.lookupNearestSymbolFrom(path, sym);
+    bool optional = false;
+    if (auto cfg = dyn_cast_or_null<ConfigOp>(def))
+      optional = cfg.getOptional();
+    else if (auto in = dyn_cast_or_null<InputOp>(def))
+      optional = in.getOptional();
+    else
+      return path.emitOpError("needs ")
+             << sym << ", which is not a config parameter or an input";
+    if (!optional)
+      return path.emitOpError("needs ")
+             << sym
+             << ", which every batch gives already; list only optional "
+                "config parameters and inputs (declare it {optional})";
+  }
+  return success();
+}
+
 LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (failed(verifyNeeds(*this, tables)))
+    return failure();
   if (!getBaseAttr()) {
     if (getPathOutputs(*this).empty())
       return emitOpError("produces no output; list at least one with "
@@ -394,6 +422,22 @@ SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
       });
   }
   return outputs;
+}
+
+SmallVector<Operation *> imeta::getPathNeeds(PathOp path) {
+  SmallVector<Operation *> needs;
+  auto chain = pathChain(path);
+  if (failed(chain))
+    return needs;
+  for (PathOp p : *chain) {
+    ArrayAttr listed = p.getNeedsAttr();
+    for (Attribute a : listed ? listed.getValue() : ArrayRef<Attribute>())
+      if (Operation *def = SymbolTable::lookupNearestSymbolFrom(
+              p, cast<FlatSymbolRefAttr>(a)))
+        if (!llvm::is_contained(needs, def))
+          needs.push_back(def);
+  }
+  return needs;
 }
 
 SmallVector<RequireOp> imeta::getPathRules(PathOp path) {

@@ -60,16 +60,21 @@ def IMeta_ConfigOp : IMeta_Op<"config", [Symbol, HasParent<"SpecOp">]> {
     Read from the batch's `config` object under the symbol's name. `type` is
     `i32` (an integer), `i1` (a JSON bool) or `!imeta.list`. `min` bounds an
     integer (every element of a list); `rule` names the SPEC rule a bad value
-    breaks, for the error message.
+    breaks, for the error message. An `optional` parameter belongs to some
+    paths only: the paths that list it in `needs` require it (present and
+    at least `min`); every other path ignores it (0, false or the empty
+    list).
 
     ```mlir
     imeta.config @block_size : i32 {min = 1 : i64, rule = "R1"}
+    imeta.config @cp_size : i32 {min = 1 : i64, optional, rule = "R7"}
     ```
     becomes, in generated code, a member `int32_t block_size;` of the
     config struct.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
-                       OptionalAttr<I64Attr>:$min, OptionalAttr<StrAttr>:$rule);
+                       OptionalAttr<I64Attr>:$min, UnitAttr:$optional,
+                       OptionalAttr<StrAttr>:$rule);
   let assemblyFormat = "$sym_name `:` $type attr-dict";
   let hasVerifier = 1;
 }
@@ -277,7 +282,10 @@ def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
     output names, and holds the rules specific to its batches. A path that
     `extends` another has all of its outputs and rules; an output of the
     same name replaces the base's (in the base's position), and
-    `imeta.drop "name"` leaves the base's out.
+    `imeta.drop "name"` leaves the base's out. `needs` lists the optional
+    config parameters and inputs its batches must give (with its base's):
+    a batch without one is refused, naming the key, the path and the
+    parameter's rule; other paths ignore them.
 
     ```mlir
     imeta.path @decode target(cpu) {
@@ -287,14 +295,18 @@ def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
     imeta.path @decode_zos target(gpu) extends @decode {
       imeta.output "cu_seqlens_q" = @cu_seqlens_q_inclusive
     }
+    imeta.path @prompt_cp target(cpu) extends @prompt needs [@cp_size] {
+      imeta.output "cp_mirror_len" = @cp_mirror_len
+    }
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, IMeta_Target:$target,
-                       OptionalAttr<FlatSymbolRefAttr>:$base);
+                       OptionalAttr<FlatSymbolRefAttr>:$base,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$needs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `target` `(` $target `)` (`extends` $base^)?
-    attr-dict-with-keyword $body
+    (`needs` $needs^)? attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
 }

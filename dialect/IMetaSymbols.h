@@ -63,6 +63,10 @@ bool isFormulaOp(mlir::Operation *op);
 /// A path's outputs in order, its base path's first, overrides applied.
 llvm::SmallVector<OutputOp> getPathOutputs(PathOp path);
 
+/// The optional config parameters and inputs a path's batches must give
+/// (`needs`, its bases' first): ConfigOp and InputOp ops.
+llvm::SmallVector<mlir::Operation *> getPathNeeds(PathOp path);
+
 /// A path's rules in order, its base path's first.
 llvm::SmallVector<RequireOp> getPathRules(PathOp path);
 

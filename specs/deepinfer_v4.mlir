@@ -874,4 +874,99 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.output "kv_swa_full_index" = @kv_swa_full_index
     imeta.output "kv_ca_index" = @prompt_kv_ca_index
   }
+
+  //===--------------------------------------------------------------------===//
+  // MTP varlen decode (SPEC-variants.md §7): decode_zos, each sequence
+  // verifying its own number of drafts, 1 <= q <= nextn + 1 (R10). Every
+  // decode row formula already reads its own q and the varlen row.
+  //===--------------------------------------------------------------------===//
+  imeta.config @nextn : i32 {min = 0 : i64, optional, rule = "R10"}
+  imeta.path @decode_varlen target(gpu) extends @decode_zos needs [@nextn] {
+    imeta.require "R10" "seqlen_q <= nextn + 1" seq = "q <= nextn + 1"
+    imeta.output "seqlens_q" = @q
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The CP mirror (SPEC-variants.md §2.1, §3): sequence i's query rows cut
+  // into 2p pieces of ps = ceil(q / 2p) rows; rank rho holds piece rho and
+  // piece 2p - 1 - rho, each padded to ps rows, sequence after sequence.
+  //===--------------------------------------------------------------------===//
+  imeta.config @cp_size : i32 {min = 1 : i64, optional, rule = "R7"}
+  imeta.config @cp_rank : i32 {min = 0 : i64, optional, rule = "R7"}
+  imeta.field @cp_piece seq = "ceildiv(q, 2 * cp_size)"
+  imeta.field @cp_mirror_rows seq = "2 * cp_piece"
+  imeta.prefix_sum @cu_mirror = @cp_mirror_rows : !imeta.prefix<exclusive>
+  imeta.field @cp_mirror_len scalar = "total(cu_mirror)"
+  // Mirror row m (m = j within the sequence) takes local row u: piece
+  // b = rho (first half) or 2p - 1 - rho (second), row m % ps of it.
+  imeta.formula @mirror_row(m) = "ps = cp_piece; h = m / ps; b = h == 0 ? cp_rank : 2 * cp_size - 1 - cp_rank; b * ps + m - h * ps"
+  imeta.field @mirror_cp_index rows(@cp_mirror_rows) = "u = mirror_row(j); u < q ? cu_seqlens_q[i] + u : -1"
+  imeta.field @cp_positions rows(@cp_mirror_rows) = "u = mirror_row(j); u < q ? query_start + u : 0"
+  imeta.field @cp_gate_force_random rows(@cp_mirror_rows) = "mirror_row(j) < q && force_load_balance" : i1
+  imeta.field @cp_valid_token_mask rows(@cp_mirror_rows) = "mirror_row(j) < q && !is_placeholder" : i1
+  imeta.field @cp_ks rows(@cp_mirror_rows) over @sparse_ratios = "mirror_row(j) < q ? compressed_start : 0"
+  imeta.field @cp_ke rows(@cp_mirror_rows) over @sparse_ratios = "u = mirror_row(j); u < q ? compressed_start + (query_start + u + 1) / n : 0"
+  // Row u of sequence i in the all-gather of every rank's mirror: rank
+  // rho' = b or 2p - 1 - b holds piece b, in its first or second half.
+  imeta.field @mirror_cp_reverse_index rows(@q) = "ps = cp_piece; b = j / ps; low = b < cp_size; rk = low ? b : 2 * cp_size - 1 - b; rk * cp_mirror_len + cu_mirror[i] + (low ? 0 : ps) + j % ps"
+
+  imeta.path @prompt_cp target(cpu) extends @prompt needs [@cp_size, @cp_rank] {
+    imeta.require "R7" "cp_rank < cp_size" scalar = "cp_rank < cp_size"
+    imeta.output "mirror_cp_index" = @mirror_cp_index
+    imeta.output "cp_mirror_len" = @cp_mirror_len
+    imeta.output "mirror_cp_reverse_index" = @mirror_cp_reverse_index
+    imeta.output "positions" = @cp_positions
+    imeta.output "positions_cp" = @positions
+    imeta.output "gate_force_random" = @cp_gate_force_random
+    imeta.output "gate_force_random_cp" = @gate_force_random
+    imeta.output "valid_token_mask" = @cp_valid_token_mask
+    imeta.output "ks" = @cp_ks
+    imeta.output "ke" = @cp_ke
+  }
+
+  //===--------------------------------------------------------------------===//
+  // YoCo truncation (SPEC-variants.md §4): the consumer layers compute the
+  // prompt's last K tokens, the rectangle [data_len - K, data_len); a chunk
+  // drops its first clip rows (keeping at least its last).
+  //===--------------------------------------------------------------------===//
+  imeta.config @yoco_prefill_keep_tokens : i32 {min = 0 : i64, optional, rule = "R8"}
+  imeta.input @data_len : i32 {optional, rule = "R8"}
+  imeta.field @yoco_rect_lo seq = "max(0, data_len - yoco_prefill_keep_tokens)"
+  imeta.field @yoco_clip seq = "clamp(data_len - yoco_prefill_keep_tokens - query_start, 0, q - 1)"
+  imeta.field @yoco_kept seq = "q - yoco_clip"
+  imeta.prefix_sum @yoco_cu_qc = @yoco_kept : !imeta.prefix<exclusive>
+  imeta.field @yoco_total_q scalar = "total(yoco_cu_qc)"
+  // The SWA pivots of a row whose lowest visible position is abs_lo
+  // (SPEC.md §3.4): where its visible history starts in the W history rows,
+  // and the first of this chunk's keys it sees.
+  imeta.formula @swa_start_slot(abs_lo) = "min(abs_lo, query_start) - (query_start - window_size)"
+  imeta.formula @swa_k_lo(abs_lo) = "max(abs_lo - query_start, 0)"
+  // The lowest position row jj sees under YoCo: also not below rect_lo.
+  imeta.formula @yoco_abs_lo(jj) = "pos = query_start + jj; min(max(max(pos + 1 - window_size, yoco_rect_lo), max(swa_valid_start, 0)), pos + 1)"
+  imeta.field @yoco_mask_swa_index_pivots rows(@q) = "lo = yoco_abs_lo(j); s1 = swa_start_slot(lo); kl = swa_k_lo(lo); i * window_size + s1, window_size - s1, N * window_size + cu_seqlens_q[i] + kl, j - kl + 1"
+  // The compact view: kept row j of a sequence is its row jj = clip + j.
+  imeta.field @yoco_consumer_query_indices rows(@yoco_kept) = "cu_seqlens_q[i] + yoco_clip + j"
+  imeta.field @yoco_consumer_positions rows(@yoco_kept) = "query_start + yoco_clip + j"
+  imeta.field @yoco_consumer_slot_mapping_store_swa rows(@yoco_kept) = "jj = yoco_clip + j; pos = query_start + jj; !is_placeholder && pos >= yoco_rect_lo && q - jj <= swa_block_size ? state * swa_block_size + pos % swa_block_size : -1"
+  imeta.field @yoco_consumer_ks rows(@yoco_kept) over @sparse_ratios = "compressed_start"
+  imeta.field @yoco_consumer_ke rows(@yoco_kept) over @sparse_ratios = "compressed_start + (query_start + yoco_clip + j + 1) / n"
+  imeta.field @yoco_consumer_kv_ca_index_offset_len rows(@yoco_kept) over @dense_ratios = "compressed_start, (query_start + yoco_clip + j + 1) / n"
+  // Section 2 holds only the kept rows: P2 counts from the compact start.
+  imeta.field @yoco_consumer_swa_index_pivots rows(@yoco_kept) = "jj = yoco_clip + j; lo = yoco_abs_lo(jj); s1 = swa_start_slot(lo); kl = swa_k_lo(lo); i * window_size + s1, window_size - s1, N * window_size + yoco_cu_qc[i] + kl - yoco_clip, jj - kl + 1"
+
+  imeta.path @prompt_yoco target(cpu) extends @prompt needs [@yoco_prefill_keep_tokens, @data_len] {
+    imeta.require "R8" "seqlen_k <= data_len" seq = "k <= data_len"
+    imeta.require "R8" "data_len <= max_model_len" seq = "data_len <= max_model_len"
+    imeta.output "yoco_clip_prefix" = @yoco_clip
+    imeta.output "yoco_mask_swa_index_pivots" = @yoco_mask_swa_index_pivots
+    imeta.output "yoco_consumer_cu_seqlens_q" = @yoco_cu_qc
+    imeta.output "yoco_consumer_total_q" = @yoco_total_q
+    imeta.output "yoco_consumer_query_indices" = @yoco_consumer_query_indices
+    imeta.output "yoco_consumer_positions" = @yoco_consumer_positions
+    imeta.output "yoco_consumer_slot_mapping_store_swa" = @yoco_consumer_slot_mapping_store_swa
+    imeta.output "yoco_consumer_ks" = @yoco_consumer_ks
+    imeta.output "yoco_consumer_ke" = @yoco_consumer_ke
+    imeta.output "yoco_consumer_kv_ca_index_offset_len" = @yoco_consumer_kv_ca_index_offset_len
+    imeta.output "yoco_consumer_swa_index_pivots" = @yoco_consumer_swa_index_pivots
+  }
 }

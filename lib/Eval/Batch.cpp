@@ -1,6 +1,7 @@
 //===- Batch.cpp - a batch of sequences, read against a spec --------------===//
 
 #include "lib/Eval/Batch.h"
+#include "dialect/IMetaSymbols.h"
 
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,11 +39,14 @@ std::optional<int64_t> asInt32(const llvm::json::Value &v) {
 template <typename DeclOp>
 llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
                       llvm::StringMap<int64_t> &scalars,
-                      llvm::StringMap<std::vector<int64_t>> &lists) {
+                      llvm::StringMap<std::vector<int64_t>> &lists,
+                      bool checkBound = true) {
   StringRef name = decl.getSymName();
   std::optional<StringRef> rule = decl.getRule();
   Type type = decl.getType();
-  std::optional<int64_t> min = decl.getMin();
+  std::optional<int64_t> min;
+  if (auto declared = decl.getMin(); declared && checkBound)
+    min = int64_t(*declared);
   auto checkMin = [&](int64_t x, const llvm::Twine &what) -> llvm::Error {
     if (min && x < *min)
       return where.fail(formatv("{0} = {1} breaks {2} >= {3}", what.str(), x,
@@ -126,8 +130,16 @@ llvm::Error checkKnownKeys(const llvm::json::Object &obj,
 }
 } // namespace
 
+/// " (path @P needs it)" where `path` lists `decl` in its needs, else "".
+static std::string neededBy(PathOp path, Operation *decl) {
+  if (!path || !llvm::is_contained(getPathNeeds(path), decl))
+    return "";
+  return formatv(" (path @{0} needs it)", path.getSymName()).str();
+}
+
 llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
-                                        const llvm::json::Value &json) {
+                                        const llvm::json::Value &json,
+                                        PathOp path) {
   Batch batch;
   Where top{"batch"};
   const llvm::json::Object *root = json.getAsObject();
@@ -150,12 +162,18 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     known.push_back(set.getSymName());
   for (auto param : body.getOps<ConfigOp>()) {
     const llvm::json::Value *v = config->get(param.getSymName());
-    if (!v)
-      return where.fail(formatv("missing key '{0}'{1}", param.getSymName(),
+    // An optional parameter is checked in full where the path needs it
+    // (or no path is named); elsewhere it is only read.
+    std::string needed = neededBy(path, param);
+    bool required = !param.getOptional() || !needed.empty();
+    if (!v && required)
+      return where.fail(formatv("missing key '{0}'{1}{2}", param.getSymName(),
+                                needed,
                                 misspeltAs(*config, param.getSymName(), known)),
                         param.getRule());
-    if (llvm::Error err =
-            readValue(param, v, where, batch.config, batch.lists))
+    bool checkBound = v && (required || !path);
+    if (llvm::Error err = readValue(param, v, where, batch.config,
+                                    batch.lists, checkBound))
       return err;
   }
   for (auto set : body.getOps<RatiosOp>()) {
@@ -196,8 +214,10 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     SequenceInputs seq;
     for (InputOp in : inputs) {
       const llvm::json::Value *v = obj->get(in.getSymName());
-      if (!v && !in.getOptional())
-        return at.fail(formatv("missing key '{0}'{1}", in.getSymName(),
+      std::string needed = neededBy(path, in);
+      if (!v && (!in.getOptional() || !needed.empty()))
+        return at.fail(formatv("missing key '{0}'{1}{2}", in.getSymName(),
+                               needed,
                                misspeltAs(*obj, in.getSymName(), known)),
                        in.getRule());
       if (llvm::Error err = readValue(in, v, at, seq.scalars, seq.lists))
@@ -210,7 +230,8 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   return batch;
 }
 
-llvm::Expected<Batch> imeta::readBatchFile(SpecOp spec, StringRef path) {
+llvm::Expected<Batch> imeta::readBatchFile(SpecOp spec, StringRef path,
+                                           PathOp forPath) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer)
     return llvm::createStringError(buffer.getError(),
@@ -222,5 +243,5 @@ llvm::Expected<Batch> imeta::readBatchFile(SpecOp spec, StringRef path) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "batch file '" + path + "' is not JSON: " +
                                        llvm::toString(json.takeError()));
-  return parseBatch(spec, *json);
+  return parseBatch(spec, *json, forPath);
 }

@@ -35,11 +35,16 @@ struct Batch {
 };
 
 /// Reads `json` against the declarations of `spec`. Fails with a one-line
-/// message naming the sequence, the key and the rule broken.
-llvm::Expected<Batch> parseBatch(SpecOp spec, const llvm::json::Value &json);
+/// message naming the sequence, the key and the rule broken. With `path`,
+/// the optional config parameters and inputs it `needs` are required
+/// (and bounded by `min`); the optional parameters it does not need are
+/// read without their bound (another path's business).
+llvm::Expected<Batch> parseBatch(SpecOp spec, const llvm::json::Value &json,
+                                 PathOp path = nullptr);
 
-/// Reads and parses the batch file at `path`.
-llvm::Expected<Batch> readBatchFile(SpecOp spec, llvm::StringRef path);
+/// Reads and parses the batch file at `path`, for path `forPath`.
+llvm::Expected<Batch> readBatchFile(SpecOp spec, llvm::StringRef path,
+                                    PathOp forPath = nullptr);
 
 } // namespace imeta
 

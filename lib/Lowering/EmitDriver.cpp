@@ -144,6 +144,14 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
   std::string bufs = L.buffersName(plan);
   std::string table = "g::k" + L.pascal(p) + "Outputs";
   cs.line("  if (!std::strcmp(path, \"{0}\")) {{", p);
+  // The optional config parameters the path needs, as the evaluator's
+  // parser refuses their absence.
+  for (Operation *op : getPathNeeds(PathOp(plan.path)))
+    if (auto cfg = dyn_cast<ConfigOp>(op))
+      cs.line("    if (!find(config, num_config, \"{0}\")) {{ g_error = "
+              "\"config: missing key '{0}' (path @{1} needs it){2}\"; rc = 1; "
+              "} else",
+              cfg.getSymName(), p, ruleOf(cfg.getRule()));
   if (PathOp(plan.path).getTarget() == Target::gpu) {
     cs.line("#ifdef IMETA_DRIVER_CUDA");
     cs.line("    if (gpu) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "

@@ -67,7 +67,8 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
     if (isa<ListType>(cfg.getType()))
       continue;
     cs.line("c.cfg_{0} = config.{0};", cfg.getSymName());
-    if (auto min = cfg.getMin())
+    // An optional parameter's bound is checked by the paths that need it.
+    if (auto min = cfg.getMin(); min && !cfg.getOptional())
       cs.line("if (config.{0} < {1}) return failure(\"config: {0} = \" + "
               "std::to_string(config.{0}) + \" breaks {0} >= {1}{2}\");",
               cfg.getSymName(), *min, ruleSuffix(cfg.getRule()));
@@ -137,13 +138,25 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
   cs.line("const int64_t N = seqs.num_seqs;");
   cs.line("c.num_seqs = N;");
   cs.line("if (N < 0) return failure(\"sequences: num_seqs is negative\");");
+  SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
   for (auto in : L.body().getOps<InputOp>())
-    emitSetupInput(cs, in, read.contains(in));
+    emitSetupInput(cs, in, read.contains(in), llvm::is_contained(needs, in));
+}
+
+/// The optional config parameters the path needs, held to their bounds.
+void HostEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
+  for (Operation *op : getPathNeeds(PathOp(plan.path)))
+    if (auto cfg = dyn_cast<ConfigOp>(op))
+      if (auto min = cfg.getMin(); min && !isa<ListType>(cfg.getType()))
+        cs.line("if (config.{0} < {1}) return failure(\"config: {0} = \" + "
+                "std::to_string(config.{0}) + \" breaks {0} >= {1}{2}\");",
+                cfg.getSymName(), *min, ruleSuffix(cfg.getRule()));
 }
 
 /// One input: its pointers (a resident one's table, an optional one's
 /// zeros), then its checks.
-void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged) {
+void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
+                                 bool needed) {
   StringRef name = in.getSymName();
   bool list = isa<ListType>(in.getType());
   std::string rule = ruleSuffix(in.getRule());
@@ -152,6 +165,10 @@ void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged) {
     emitSetupTable(cs, in, staged);
     packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
   }
+  if (in.getOptional() && needed)
+    cs.line("if (N > 0 && !seqs.{0}{1}) return failure(\"sequences: missing "
+            "'{0}' (this path needs it){2}\");",
+            name, list ? "_offsets" : "", rule);
   if (in.getOptional()) {
     if (list) {
       cs.line("if (!seqs.{0}_offsets) H.zero_{0}.assign(N + 1, 0);", name);
@@ -556,6 +573,7 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   cs.line("ErrorRecord &err = H.err;");
   cs.line("c.err = &err;");
   cs.line("if (Status s = setup_config(config, c); !s.ok) return s;");
+  emitNeededConfig(cs, plan);
   emitSetupInputs(cs, plan);
   cs.line("// Host stage.");
   emitHostArrays(cs, plan);

@@ -38,7 +38,8 @@ private:
   void emitSetupInputs(CodeStream &cs, const PathPlan &plan);
   /// `staged`: a GPU path's kernel reads the input (its row bounds go
   /// into the staging).
-  void emitSetupInput(CodeStream &cs, InputOp in, bool staged);
+  void emitSetupInput(CodeStream &cs, InputOp in, bool staged, bool needed);
+  void emitNeededConfig(CodeStream &cs, const PathPlan &plan);
   void emitInputChecks(CodeStream &cs, InputOp in);
   /// `staged`: the row bounds go into a GPU stage's staging (its kernel
   /// reads them).

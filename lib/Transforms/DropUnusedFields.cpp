@@ -1,5 +1,6 @@
 //===- DropUnusedFields.cpp - remove fields no path needs -----------------===//
 
+#include "dialect/CompactFormula.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Transforms/Passes.h"
 
@@ -18,6 +19,9 @@ struct DropUnusedFieldsPass
     : imeta::impl::DropUnusedFieldsBase<DropUnusedFieldsPass> {
   void runOnOperation() override {
     SpecOp spec = getOperation();
+    // A compact formula's reads are known once it is expanded.
+    if (failed(expandCompactFormulas(spec)))
+      return signalPassFailure();
     mlir::SymbolTable table(spec);
     llvm::SetVector<Operation *> live;
     // Roots: path outputs, and every symbol a rule reads.

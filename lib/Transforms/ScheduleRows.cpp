@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/CompactFormula.h"
 #include "lib/Transforms/PathPlan.h"
 #include "lib/Transforms/Passes.h"
 
@@ -29,6 +30,9 @@ namespace {
 struct OrderHostPass : imeta::impl::OrderHostBase<OrderHostPass> {
   void runOnOperation() override {
     Builder b(&getContext());
+    // A compact formula's reads are known once it is expanded.
+    if (failed(expandCompactFormulas(getOperation())))
+      return signalPassFailure();
     for (auto path : getOperation().getBody().front().getOps<PathOp>()) {
       if (path->hasAttr(kHostScheduleAttr))
         continue; // Keep an order someone recorded by hand.
@@ -50,6 +54,9 @@ struct OrderHostPass : imeta::impl::OrderHostBase<OrderHostPass> {
 struct FuseRowsPass : imeta::impl::FuseRowsBase<FuseRowsPass> {
   void runOnOperation() override {
     Builder b(&getContext());
+    // A compact formula's reads are known once it is expanded.
+    if (failed(expandCompactFormulas(getOperation())))
+      return signalPassFailure();
     for (auto path : getOperation().getBody().front().getOps<PathOp>()) {
       if (path->hasAttr(kFillScheduleAttr))
         continue; // Keep a fusion someone recorded by hand.

@@ -77,6 +77,18 @@ Batch imeta::ref::randomBatch(PathKind kind, uint64_t seed) {
   }
   c.maxNumBlocks = kind == PathKind::Decode ? maxBlocks + d.in(0, 2)
                                             : d.in(0, 8);
+  // The variants' keys (SPEC-variants.md §1), drawn last so that the
+  // draws above (and the batches the GPU tests replay) stay as they were.
+  c.cpSize = d.in(1, 4);
+  c.cpRank = d.in(0, c.cpSize - 1);
+  c.keepTokens = d.chance(0.2) ? 0 : d.in(0, 60);
+  int64_t batchMaxQ = 1;
+  for (Sequence &s : b.sequences) {
+    batchMaxQ = std::max(batchMaxQ, s.seqlenQ);
+    s.dataLen = std::min(c.maxModelLen,
+                         s.seqlenK + (d.chance(0.3) ? 0 : d.in(0, 50)));
+  }
+  c.nextn = batchMaxQ - 1 + d.in(0, 2);
   return b;
 }
 

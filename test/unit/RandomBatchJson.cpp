@@ -16,7 +16,17 @@ llvm::json::Value imeta::ref::toJson(const Batch &b) {
                             {"sparse_ratios", list(c.sparseRatios)},
                             {"max_model_len", c.maxModelLen},
                             {"max_num_blocks", c.maxNumBlocks},
-                            {"force_load_balance", c.forceLoadBalance}};
+                            {"force_load_balance", c.forceLoadBalance},
+                            {"cp_size", c.cpSize},
+                            {"cp_rank", c.cpRank},
+                            {"yoco_prefill_keep_tokens", c.keepTokens},
+                            {"nextn", c.nextn}};
+  if (!c.lookupTable.empty()) {
+    config["max_ngram_size"] = c.maxNgram;
+    config["engram_pad_token"] = c.engramPad;
+    config["engram_image_token"] = c.engramImage;
+    config["engram_lookup_table"] = list(c.lookupTable);
+  }
   llvm::json::Array seqs;
   for (const Sequence &s : b.sequences) {
     llvm::json::Object obj{{"seqlen_q", s.seqlenQ},
@@ -31,6 +41,8 @@ llvm::json::Value imeta::ref::toJson(const Batch &b) {
       obj["swa_valid_start"] = s.swaValidStart;
     if (!s.draftTokens.empty() || s.stateId % 5 == 0)
       obj["draft_tokens"] = list(s.draftTokens);
+    if (s.dataLen)
+      obj["data_len"] = s.dataLen;
     seqs.push_back(std::move(obj));
   }
   return llvm::json::Object{{"config", std::move(config)},

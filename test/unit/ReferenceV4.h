@@ -21,12 +21,17 @@ struct Config {
   int64_t blockSize, windowSize, swaBlockSize, maxModelLen, maxNumBlocks;
   std::vector<int64_t> denseRatios, sparseRatios;
   bool forceLoadBalance;
+  // SPEC-variants.md §1: read by the variant paths only.
+  int64_t cpSize = 1, cpRank = 0, keepTokens = 0, nextn = 0;
+  int64_t maxNgram = 1, engramPad = 0, engramImage = -1;
+  std::vector<int64_t> lookupTable; ///< empty: no Engram keys in the file
 };
 
 struct Sequence {
   int64_t seqlenQ, seqlenK, stateId, swaValidStart = 0;
   bool isPlaceholder = false;
   std::vector<int64_t> blockTable, tokenIds, draftTokens;
+  int64_t dataLen = 0; ///< SPEC-variants.md §1 (YoCo); 0: not given
 };
 
 struct Batch {

@@ -5,27 +5,32 @@
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
+#include "dialect/SpecFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
 
 namespace imeta::test {
 
-/// specs/deepinfer_v4.mlir, parsed and verified on first use; null if it
-/// does not parse (the test then fails on it).
+/// specs/deepinfer_v4.mlir, loaded as the tools load it (compact formulas
+/// expanded, verified) on first use; null if it does not load (the test
+/// then fails on it).
 inline SpecOp v4Spec() {
   static mlir::MLIRContext *context = [] {
     mlir::DialectRegistry registry;
     registerSpecDialects(registry);
     return new mlir::MLIRContext(registry);
   }();
-  static mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(IMETA_SPEC_DIR "/deepinfer_v4.mlir",
-                                            context);
-  if (!module)
-    return nullptr;
-  return *module->getOps<SpecOp>().begin();
+  static SpecOp spec = [] {
+    static llvm::SourceMgr sourceMgr;
+    static mlir::SourceMgrDiagnosticHandler handler(sourceMgr, context);
+    static mlir::FailureOr<SpecFile> file = loadSpecFile(
+        IMETA_SPEC_DIR "/deepinfer_v4.mlir", *context, sourceMgr);
+    return mlir::succeeded(file) ? file->spec : SpecOp();
+  }();
+  return spec;
 }
 
 /// A path of the shipped spec.

@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     return error("spec @" + spec.getSymName() + " has no path '" + pathName +
                  "'");
 
-  llvm::Expected<imeta::Batch> batch = imeta::readBatchFile(spec, batchFile);
+  llvm::Expected<imeta::Batch> batch = imeta::readBatchFile(spec, batchFile, path);
   if (!batch)
     return error(llvm::toString(batch.takeError()));
   if (backend != "interp") {
