@@ -923,6 +923,18 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.output "ks" = @cp_ks
     imeta.output "ke" = @cp_ke
   }
+  // The mirror alone on the GPU, one launch (prompt_cp's new fields).
+  imeta.path @prompt_cp_mirror target(gpu) needs [@cp_size, @cp_rank] {
+    imeta.require "R7" "cp_rank < cp_size" scalar = "cp_rank < cp_size"
+    imeta.output "mirror_cp_index" = @mirror_cp_index
+    imeta.output "cp_mirror_len" = @cp_mirror_len
+    imeta.output "mirror_cp_reverse_index" = @mirror_cp_reverse_index
+    imeta.output "positions" = @cp_positions
+    imeta.output "gate_force_random" = @cp_gate_force_random
+    imeta.output "valid_token_mask" = @cp_valid_token_mask
+    imeta.output "ks" = @cp_ks
+    imeta.output "ke" = @cp_ke
+  }
 
   //===--------------------------------------------------------------------===//
   // YoCo truncation (SPEC-variants.md §4): the consumer layers compute the

@@ -247,6 +247,9 @@ DriverArgs driverArgs(const ref::Batch &b) {
   args.config("force_load_balance", {c.forceLoadBalance});
   args.config("dense_ratios", c.denseRatios);
   args.config("sparse_ratios", c.sparseRatios);
+  args.config("cp_size", {c.cpSize});
+  args.config("cp_rank", {c.cpRank});
+  args.config("nextn", {c.nextn});
   std::vector<int64_t> q, k, st, ph, vs, bt, tok, dr, bo{0}, to{0}, dof{0};
   for (const ref::Sequence &s : b.sequences) {
     q.push_back(s.seqlenQ);
@@ -341,7 +344,9 @@ int main(int argc, char **argv) {
             driverGpuEqualsCpu("decode_zos", ref::PathKind::Decode, 100) &&
             driverGpuEqualsCpu("decode_zos_expanded", ref::PathKind::Decode,
                                100) &&
-            driverGpuEqualsCpu("prompt_expanded", ref::PathKind::Prompt, 100);
+            driverGpuEqualsCpu("prompt_expanded", ref::PathKind::Prompt, 100) &&
+            driverGpuEqualsCpu("decode_varlen", ref::PathKind::Decode, 100) &&
+            driverGpuEqualsCpu("prompt_cp_mirror", ref::PathKind::Prompt, 100);
   cudaStreamDestroy(stream);
   return gputest::finish(ok);
 }
