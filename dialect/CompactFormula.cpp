@@ -74,6 +74,7 @@ private:
   FailureOr<Value> unary();
   FailureOr<Value> primary();
   FailureOr<Value> call(StringRef name);
+  FailureOr<Value> count();
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
   FailureOr<Value> typed(FailureOr<Value> v, Type type, StringRef what);
@@ -428,12 +429,40 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
     return PrefixAtOp::create(b, loc, i32, sym, *index,
                               TypeAttr::get(sum.getType()))
         .getResult();
-  return fail(formatv("'{0}[...]' reads a list input or a prefix sum; '{0}' "
-                      "is neither",
+  if (auto cfg = dyn_cast<ConfigOp>(*def); cfg && isa<ListType>(cfg.getType()))
+    return ConfigAtOp::create(b, loc, i32, sym, *index).getResult();
+  return fail(formatv("'{0}[...]' reads a list input, a config list or a "
+                      "prefix sum; '{0}' is none of them",
                       id));
 }
 
+/// `count(list, lo, hi, vlo, vhi)`: imeta.count.
+FailureOr<Value> FormulaParser::count() {
+  accept("@");
+  StringRef id = identifier();
+  FailureOr<Operation *> def = symbol(id);
+  if (failed(def))
+    return failure();
+  SmallVector<Value, 4> args;
+  for (int k = 0; k < 4; ++k) {
+    if (failed(expect(",")))
+      return fail("count() takes a list and four values: count(list, lo, "
+                  "hi, vlo, vhi)");
+    FailureOr<Value> v = typed(ternary(), i32, "count()");
+    if (failed(v))
+      return failure();
+    args.push_back(*v);
+  }
+  if (failed(expect(")")))
+    return failure();
+  auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
+  return CountOp::create(b, loc, i32, sym, args[0], args[1], args[2], args[3])
+      .getResult();
+}
+
 FailureOr<Value> FormulaParser::call(StringRef fn) {
+  if (fn == "count")
+    return count();
   // Arguments: symbols for the symbol functions, values for the rest.
   static const llvm::StringMap<unsigned> symbolFns = {
       {"len", 0},    {"total", 0},  {"ratio_min", 0}, {"ratio_count", 0},
@@ -447,6 +476,8 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     if (failed(def))
       return failure();
     auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
+    if (fn == "len" && isa<ConfigOp>(*def))
+      return ConfigLenOp::create(b, loc, i32, sym).getResult();
     if (fn == "len")
       return LengthOp::create(b, loc, i32, sym).getResult();
     if (fn == "total")

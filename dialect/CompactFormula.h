@@ -12,14 +12,18 @@
 //   - the point: `i` (sequence), `j` (row in the sequence), `r` (row in
 //     the field), `col`, `n` (the bucket's ratio), `N` (sequences);
 //   - the spec's symbols by name (or `@name`): a config parameter, a
-//     scalar input, a field; `x[e]` reads a list input or a prefix sum at
-//     e; `len(x)` a list's length, `total(x)` a sum's total;
+//     scalar input, a field; `x[e]` reads a list input, a config list or
+//     a prefix sum at e; `len(x)` a list's length, `total(x)` a sum's
+//     total; `count(x, lo, hi, vlo, vhi)` how many of list x's elements
+//     lo .. hi - 1 lie in [vlo, vhi] (imeta.count);
 //   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
 //     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
 //     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce);
 //   - `name(args)`: a sub-formula of the spec (`imeta.formula @name(p, q)
 //     = "..."`), its ops in place with the arguments (i32) for its
 //     parameters.
+//
+// A field's value may be a row of K values, `a, b, c` (`[X, K]`).
 //
 // A binding or builtin name hides a symbol of the same name; `@name`
 // always means the symbol. The value is i32 unless the field declares

@@ -63,6 +63,8 @@ public:
   virtual int64_t config(mlir::FlatSymbolRefAttr param) = 0;
   virtual int64_t scalarInput(llvm::StringRef input) = 0;
   virtual const std::vector<int64_t> &list(llvm::StringRef input) = 0;
+  /// A config list parameter's values.
+  virtual llvm::ArrayRef<int64_t> configList(llvm::StringRef param) = 0;
   /// The ratios of a set, ascending.
   virtual llvm::ArrayRef<int64_t> ratios(mlir::FlatSymbolRefAttr set) = 0;
 

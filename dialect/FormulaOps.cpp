@@ -71,6 +71,34 @@ LogicalResult LoadOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, xs[idx]);
 }
 
+LogicalResult CountOp::evaluate(FormulaInterpreter &in) {
+  const std::vector<int64_t> &xs = in.list(getInput());
+  int64_t lo = in.operand(*this, 0), hi = in.operand(*this, 1);
+  int64_t vlo = in.operand(*this, 2), vhi = in.operand(*this, 3);
+  if (hi <= lo)
+    return in.set(*this, 0);
+  if (lo < 0)
+    return in.failWith(text::kOutOfRange, *this, lo, int64_t(xs.size()));
+  if (hi > int64_t(xs.size()))
+    return in.failWith(text::kOutOfRange, *this, hi - 1, int64_t(xs.size()));
+  int64_t n = 0;
+  for (int64_t k = lo; k < hi; ++k)
+    n += xs[k] >= vlo && xs[k] <= vhi;
+  return in.set(*this, n);
+}
+
+LogicalResult ConfigAtOp::evaluate(FormulaInterpreter &in) {
+  ArrayRef<int64_t> xs = in.configList(getParam());
+  int64_t idx = in.operand(*this, 0);
+  if (idx < 0 || idx >= int64_t(xs.size()))
+    return in.failWith(text::kOutOfRange, *this, idx, int64_t(xs.size()));
+  return in.set(*this, xs[idx]);
+}
+
+LogicalResult ConfigLenOp::evaluate(FormulaInterpreter &in) {
+  return in.set(*this, int64_t(in.configList(getParam()).size()));
+}
+
 LogicalResult GetOp::evaluate(FormulaInterpreter &in) {
   int64_t v = 0;
   if (failed(in.fieldAt(getFieldAttr(), v)))
@@ -142,6 +170,13 @@ LogicalResult RatioCountOp::evaluate(FormulaInterpreter &in) {
 std::string LoadOp::getFailureSubject() {
   return ("'" + getInput() + "'").str();
 }
+std::string CountOp::getFailureSubject() {
+  return ("'" + getInput() + "'").str();
+}
+std::string ConfigAtOp::getFailureSubject() {
+  return ("config '" + getParam() + "'").str();
+}
+bool ConfigLenOp::isBucketInvariantRead() { return true; }
 std::string PrefixAtOp::getFailureSubject() {
   return ("prefix sum '" + getPrefix() + "'").str();
 }
@@ -199,6 +234,19 @@ LogicalResult LoadOp::inferRange(RangeRuleBuilder &r) {
   // A list with a declared bound: its check found the range, or its table
   // declares it.
   return r.leaf(*this, formatv("Range{{H.lo_{0}, H.hi_{0}}", getInput()));
+}
+LogicalResult CountOp::inferRange(RangeRuleBuilder &r) {
+  // At most hi - lo elements, at least none.
+  return r.leaf(*this,
+                formatv("r_join(r_exact(0), r_max(r_sub({0}, {1}), "
+                        "r_exact(0)))",
+                        r.operand(*this, 1), r.operand(*this, 0)));
+}
+LogicalResult ConfigAtOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, formatv("r_span(c.cfgl_{0}, c.cfgn_{0})", getParam()));
+}
+LogicalResult ConfigLenOp::inferRange(RangeRuleBuilder &r) {
+  return r.leaf(*this, formatv("r_exact(c.cfgn_{0})", getParam()));
 }
 LogicalResult GetOp::inferRange(RangeRuleBuilder &r) {
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
@@ -270,6 +318,40 @@ LogicalResult GetInputOp::emitCpp(CppFormulaPrinter &p) {
 LogicalResult LengthOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
                                 getInput(), p.seq()));
+}
+
+/// The current sequence's elements of list `name` and their count.
+static std::pair<std::string, std::string> listSpan(CppFormulaPrinter &p,
+                                                    StringRef name) {
+  if (p.fast())
+    return {("lb_" + name).str(), ("ll_" + name).str()};
+  return {formatv("(c.in_{0} + c.in_{0}_begin[{1}])", name, p.seq()).str(),
+          formatv("(c.in_{0}_end[{1}] - c.in_{0}_begin[{1}])", name, p.seq())
+              .str()};
+}
+
+LogicalResult CountOp::emitCpp(CppFormulaPrinter &p) {
+  auto [base, length] = listSpan(p, getInput());
+  std::string lo = p.operand(*this, 0), hi = p.operand(*this, 1);
+  p.line(formatv("if ({1} > {0} && {0} < 0) {2}", lo, hi,
+                 p.fail("kOutOfRange", *this, lo, length)));
+  p.line(formatv("if ({1} > {0} && {1} > {2}) {3}", lo, hi, length,
+                 p.fail("kOutOfRange", *this, hi + " - 1", length)));
+  return p.alias(*this, formatv("imeta_count_in({0}, {1}, {2}, {3}, {4})", base,
+                                lo, hi, p.operand(*this, 2),
+                                p.operand(*this, 3)));
+}
+
+LogicalResult ConfigAtOp::emitCpp(CppFormulaPrinter &p) {
+  std::string idx = p.operand(*this, 0);
+  std::string length = ("c.cfgn_" + getParam()).str();
+  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
+                 p.fail("kOutOfRange", *this, idx, length)));
+  return p.alias(*this, formatv("int64_t(c.cfgl_{0}[{1}])", getParam(), idx));
+}
+
+LogicalResult ConfigLenOp::emitCpp(CppFormulaPrinter &p) {
+  return p.alias(*this, ("c.cfgn_" + getParam()).str());
 }
 
 LogicalResult LoadOp::emitCpp(CppFormulaPrinter &p) {

@@ -627,6 +627,32 @@ LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
   return verifyListUse(*this, tables);
 }
 
+LogicalResult CountOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyListUse(*this, tables);
+}
+
+/// A config list parameter (not a scalar, not a ratio set).
+template <typename OpT>
+static LogicalResult verifyConfigList(OpT op, SymbolTableCollection &tables) {
+  auto param =
+      resolve<ConfigOp>(op, tables, op.getParamAttr(), "config parameter");
+  if (failed(param))
+    return failure();
+  if (!isa<ListType>(param->getType()))
+    return op.emitOpError() << op.getParamAttr()
+                            << " is not a list; read it with imeta.get_config "
+                            << op.getParamAttr();
+  return success();
+}
+
+LogicalResult ConfigAtOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyConfigList(*this, tables);
+}
+
+LogicalResult ConfigLenOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyConfigList(*this, tables);
+}
+
 LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field) || failed(checkFlatField(*this, *field, "field")))

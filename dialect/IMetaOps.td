@@ -465,6 +465,52 @@ def IMeta_LengthOp : IMeta_FormulaOp<"length", [
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
+def IMeta_CountOp : IMeta_FormulaOp<"count", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFailureSubject"]> {
+  let summary = "how many of a list's elements in [lo, hi) lie in [vlo, vhi]";
+  let description = [{
+    Counts the current sequence's list elements at positions lo .. hi - 1
+    whose values lie in [vlo, vhi]; an empty range (hi <= lo) counts 0, a
+    range reaching outside the list is an error naming it. Whether a
+    token occurs in a window, whether every element is in bounds:
+    ```mlir
+    %n = imeta.count @token_ids[%lo, %hi] in [%img, %img] : i32
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$input, I32:$lo, I32:$hi, I32:$vlo,
+                       I32:$vhi);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $input `[` $lo `,` $hi `]` `in` ` ` `[` $vlo `,` $vhi `]` attr-dict `:`
+    type($result)
+  }];
+}
+
+def IMeta_ConfigAtOp : IMeta_FormulaOp<"config_at", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFailureSubject"]> {
+  let summary = "an element of a config list parameter (a lookup table)";
+  let description = [{
+    Reading outside the list is an error naming it (CPU paths only: a GPU
+    path does not hold config lists).
+    `%c = imeta.config_at @engram_lookup_table[%t] : i32`
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$param, I32:$index);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$param `[` $index `]` attr-dict `:` type($result)";
+}
+
+def IMeta_ConfigLenOp : IMeta_FormulaOp<"config_len", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["isBucketInvariantRead"]> {
+  let summary = "the length of a config list parameter";
+  let description = [{ `%v = imeta.config_len @engram_lookup_table : i32` }];
+  let arguments = (ins FlatSymbolRefAttr:$param);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$param attr-dict `:` type($result)";
+}
+
 def IMeta_GetOp : IMeta_FormulaOp<"get", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
     ["getFieldDependencies", "isBucketInvariantRead"]> {

@@ -981,4 +981,21 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.output "yoco_consumer_kv_ca_index_offset_len" = @yoco_consumer_kv_ca_index_offset_len
     imeta.output "yoco_consumer_swa_index_pivots" = @yoco_consumer_swa_index_pivots
   }
+
+  //===--------------------------------------------------------------------===//
+  // Engram n-gram rows (SPEC-variants.md §6): row r, column c holds the
+  // compressed id of the token c steps back, or the pad where there is
+  // none or an image sentinel lies between.
+  //===--------------------------------------------------------------------===//
+  imeta.config @max_ngram_size : i32 {min = 1 : i64, optional, rule = "R9"}
+  imeta.config @engram_pad_token : i32 {optional, rule = "R9"}
+  imeta.config @engram_image_token : i32 {min = -1 : i64, optional, rule = "R9"}
+  imeta.config @engram_lookup_table : !imeta.list {min = 0 : i64, optional, rule = "R9"}
+  imeta.field @ngram_token_ids rows(@q) cols(@max_ngram_size) = "pos = positions; t = pos - col; img = engram_image_token; t < 0 ? engram_pad_token : (count(token_ids, t, pos + 1, img, img) > 0 ? engram_pad_token : engram_lookup_table[token_ids[t]])"
+
+  imeta.path @prompt_engram target(cpu) extends @prompt needs [@max_ngram_size, @engram_pad_token, @engram_image_token, @engram_lookup_table] {
+    imeta.require "R9" "engram_lookup_table is not empty" scalar = "len(engram_lookup_table) > 0"
+    imeta.require "R9" "every token_ids entry lies in [0, len(engram_lookup_table))" seq = "n = len(token_ids); count(token_ids, 0, n, 0, len(engram_lookup_table) - 1) == n"
+    imeta.output "ngram_token_ids" = @ngram_token_ids
+  }
 }

@@ -79,6 +79,11 @@ public:
   const std::vector<int64_t> &list(StringRef input) override {
     return ev.getBatch().sequences[p.seq].lists.find(input)->second;
   }
+  ArrayRef<int64_t> configList(StringRef param) override {
+    auto it = ev.getBatch().lists.find(param);
+    return it == ev.getBatch().lists.end() ? ArrayRef<int64_t>()
+                                           : ArrayRef<int64_t>(it->second);
+  }
   ArrayRef<int64_t> ratios(FlatSymbolRefAttr set) override {
     return ev.ratios(set);
   }

@@ -28,6 +28,8 @@ void DriverEmitter::emit(CodeStream &cs) {
   cs.line("  const imeta_value *v = nullptr;");
   cs.line("  in.seqs.num_seqs = num_seqs;");
   emitReadConfig(cs);
+  for (const PathPlan &plan : L.plans())
+    emitNeededConfig(cs, plan);
   emitReadInputs(cs);
   cs.line("  if (!in.error.empty()) {");
   cs.line("    g_error = in.error;");
@@ -117,6 +119,18 @@ void DriverEmitter::emitReadConfig(CodeStream &cs) {
             set.getSymName(), ruleOf(set.getRule()));
 }
 
+/// The optional config parameters `plan`'s path needs: their absence
+/// refused before the inputs are read, as the evaluator's parser does.
+void DriverEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  for (Operation *op : getPathNeeds(PathOp(plan.path)))
+    if (auto cfg = dyn_cast<ConfigOp>(op))
+      cs.line("  if (in.error.empty() && !std::strcmp(path, \"{0}\") && "
+              "!find(config, num_config, \"{1}\")) in.error = \"config: "
+              "missing key '{1}' (path @{0} needs it){2}\";",
+              p, cfg.getSymName(), ruleOf(cfg.getRule()));
+}
+
 /// The per-sequence inputs from the named values.
 void DriverEmitter::emitReadInputs(CodeStream &cs) {
   for (auto input : L.body().getOps<InputOp>()) {
@@ -144,14 +158,6 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
   std::string bufs = L.buffersName(plan);
   std::string table = "g::k" + L.pascal(p) + "Outputs";
   cs.line("  if (!std::strcmp(path, \"{0}\")) {{", p);
-  // The optional config parameters the path needs, as the evaluator's
-  // parser refuses their absence.
-  for (Operation *op : getPathNeeds(PathOp(plan.path)))
-    if (auto cfg = dyn_cast<ConfigOp>(op))
-      cs.line("    if (!find(config, num_config, \"{0}\")) {{ g_error = "
-              "\"config: missing key '{0}' (path @{1} needs it){2}\"; rc = 1; "
-              "} else",
-              cfg.getSymName(), p, ruleOf(cfg.getRule()));
   if (PathOp(plan.path).getTarget() == Target::gpu) {
     cs.line("#ifdef IMETA_DRIVER_CUDA");
     cs.line("    if (gpu) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "

@@ -93,9 +93,15 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
 void FillEmitter::emitCommonMembers(CodeStream &cs) {
   cs.line("int64_t num_seqs;");
   cs.line("ErrorRecord *err;");
-  for (auto cfg : L.body().getOps<ConfigOp>())
-    if (!isa<ListType>(cfg.getType()))
+  for (auto cfg : L.body().getOps<ConfigOp>()) {
+    if (!isa<ListType>(cfg.getType())) {
       cs.line("int64_t cfg_{0};", cfg.getSymName());
+      continue;
+    }
+    // A config list (a lookup table): read on the host only.
+    cs.line("const int32_t *cfgl_{0};", cfg.getSymName());
+    cs.line("int64_t cfgn_{0};", cfg.getSymName());
+  }
   cs.line("int32_t set[kNumSets][kMaxRatios];");
   cs.line("int32_t num_set[kNumSets];");
   cs.line("/// map[y][x][b]: index in set x of ratio b of set y, or -1.");
@@ -274,6 +280,7 @@ LogicalResult FillEmitter::emitSpaceFill(CodeStream &cs, const PathPlan &plan,
     for (FieldOp field : space.fields) {
       field.walk([&](GetInputOp g) { inputs.insert(g.getInput()); });
       field.walk([&](LoadOp l) { lists.insert(l.getInput()); });
+      field.walk([&](CountOp l) { lists.insert(l.getInput()); });
       field.walk([&](GetOp g) {
         auto f = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
         if (f.getDomain() == Domain::seq && !f.getRatiosAttr())

@@ -64,8 +64,14 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
   cs.line("template <typename Ctx>");
   CodeStream::Scope fn(cs, "Status setup_config(const Config &config, Ctx &c)");
   for (auto cfg : L.body().getOps<ConfigOp>()) {
-    if (isa<ListType>(cfg.getType()))
+    if (isa<ListType>(cfg.getType())) {
+      cs.line("c.cfgl_{0} = config.{0};", cfg.getSymName());
+      cs.line("c.cfgn_{0} = config.{0} ? config.num_{0} : 0;",
+              cfg.getSymName());
+      if (auto min = cfg.getMin(); min && !cfg.getOptional())
+        emitConfigListMin(cs, cfg, int64_t(*min));
       continue;
+    }
     cs.line("c.cfg_{0} = config.{0};", cfg.getSymName());
     // An optional parameter's bound is checked by the paths that need it.
     if (auto min = cfg.getMin(); min && !cfg.getOptional())
@@ -145,12 +151,28 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
 
 /// The optional config parameters the path needs, held to their bounds.
 void HostEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
-  for (Operation *op : getPathNeeds(PathOp(plan.path)))
-    if (auto cfg = dyn_cast<ConfigOp>(op))
-      if (auto min = cfg.getMin(); min && !isa<ListType>(cfg.getType()))
-        cs.line("if (config.{0} < {1}) return failure(\"config: {0} = \" + "
-                "std::to_string(config.{0}) + \" breaks {0} >= {1}{2}\");",
-                cfg.getSymName(), *min, ruleSuffix(cfg.getRule()));
+  for (Operation *op : getPathNeeds(PathOp(plan.path))) {
+    auto cfg = dyn_cast<ConfigOp>(op);
+    std::optional<uint64_t> min = cfg ? cfg.getMin() : std::nullopt;
+    if (!min)
+      continue;
+    if (isa<ListType>(cfg.getType()))
+      emitConfigListMin(cs, cfg, int64_t(*min));
+    else
+      cs.line("if (config.{0} < {1}) return failure(\"config: {0} = \" + "
+              "std::to_string(config.{0}) + \" breaks {0} >= {1}{2}\");",
+              cfg.getSymName(), int64_t(*min), ruleSuffix(cfg.getRule()));
+  }
+}
+
+/// A config list's elements against its declared minimum.
+void HostEmitter::emitConfigListMin(CodeStream &cs, ConfigOp cfg,
+                                    int64_t min) {
+  cs.line("for (int32_t k = 0; config.{0} && k < config.num_{0}; ++k) if "
+          "(config.{0}[k] < {1}) return failure(\"config: {0}[\" + "
+          "std::to_string(k) + \"] = \" + std::to_string(config.{0}[k]) + "
+          "\" breaks {0} >= {1}{2}\");",
+          cfg.getSymName(), min, ruleSuffix(cfg.getRule()));
 }
 
 /// One input: its pointers (a resident one's table, an optional one's
@@ -329,9 +351,14 @@ void HostEmitter::emitSetupTable(CodeStream &cs, InputOp in, bool staged) {
 void HostEmitter::emitHostReadsGuard(CodeStream &cs, const PathPlan &plan) {
   std::set<std::pair<std::string, std::string>> reads;
   for (const HostStep &step : plan.host)
-    step.op->walk([&](LoadOp load) {
-      auto in = lookupSpecSymbol<InputOp>(load, load.getInputAttr());
-      if (in.getResident())
+    step.op->walk([&](Operation *op) {
+      FlatSymbolRefAttr list;
+      if (auto load = dyn_cast<LoadOp>(op))
+        list = load.getInputAttr();
+      else if (auto count = dyn_cast<CountOp>(op))
+        list = count.getInputAttr();
+      auto in = lookupSpecSymbol<InputOp>(step.op, list);
+      if (in && in.getResident())
         reads.insert({in.getSymName().str(), symName(step.op)});
     });
   for (auto [in, reader] : reads)

@@ -40,6 +40,7 @@ private:
   /// into the staging).
   void emitSetupInput(CodeStream &cs, InputOp in, bool staged, bool needed);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);
+  void emitConfigListMin(CodeStream &cs, ConfigOp cfg, int64_t min);
   void emitInputChecks(CodeStream &cs, InputOp in);
   /// `staged`: the row bounds go into a GPU stage's staging (its kernel
   /// reads them).

@@ -170,6 +170,8 @@ llvm::SetVector<Operation *> SpecLayout::deviceInputs(const PathPlan &plan) {
           sym = l.getInputAttr();
         else if (auto l = dyn_cast<LengthOp>(op))
           sym = l.getInputAttr();
+        else if (auto l = dyn_cast<CountOp>(op))
+          sym = l.getInputAttr();
         if (sym)
           inputs.insert(lookupSpecSymbol<InputOp>(field, sym));
       });

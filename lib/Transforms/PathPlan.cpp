@@ -233,8 +233,30 @@ static LogicalResult applyFillSchedule(PathPlan &plan, ArrayAttr groups) {
   return success();
 }
 
+/// A GPU path's kernel does not hold config lists (lookup tables): a
+/// field of its row spaces that reads one is refused by name.
+static LogicalResult checkDeviceReads(const PathPlan &plan) {
+  if (PathOp(plan.path).getTarget() != Target::gpu)
+    return success();
+  for (const RowSpace &space : plan.rowSpaces)
+    for (FieldOp field : space.fields) {
+      WalkResult found = field.walk([&](Operation *op) {
+        return isa<ConfigAtOp, ConfigLenOp>(op) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+      });
+      if (found.wasInterrupted())
+        return PathOp(plan.path).emitOpError("is a GPU path, but field @")
+               << field.getSymName()
+               << " reads a config list, which a kernel does not hold; "
+                  "give the path target(cpu)";
+    }
+  return success();
+}
+
 FailureOr<PathPlan> imeta::planPath(PathOp path) {
   PathPlan plan = defaultPlan(path);
+  if (failed(checkDeviceReads(plan)))
+    return failure();
   for (OutputOp out : getPathOutputs(path)) {
     auto recorded = out->getAttrOfType<StringAttr>(kLayoutAttr);
     if (!recorded)

@@ -1042,3 +1042,57 @@ imeta.spec @s {
 // expected-error @below {{spec name 'namespace' is a C++ keyword}}
 imeta.spec @namespace {
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.config @B : i32
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %c = arith.constant 0 : i32
+    // expected-error @below {{@B is not a list; read it with imeta.get_config @B}}
+    %v = imeta.config_at @B[%c] : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %c = arith.constant 0 : i32
+    // expected-error @below {{@q is not a list; read it with imeta.get_input @q}}
+    %n = imeta.count @q[%c, %c] in [%c, %c] : i32
+    imeta.yield %n : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @c : i32
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+  // expected-error @below {{needs @c, which every batch gives already; list only optional config parameters and inputs (declare it {optional})}}
+  imeta.path @p target(cpu) needs [@c] {
+    imeta.output "f" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+  // expected-error @below {{needs @f, which is not a config parameter or an input}}
+  imeta.path @p target(cpu) needs [@f] {
+    imeta.output "f" = @f
+  }
+}

@@ -117,3 +117,27 @@ imeta.spec @all_ops {
     imeta.drop "rows"
   }
 }
+
+// Optional config parameters, a path's needs, lists read as tables.
+// CHECK-LABEL: imeta.spec @tables
+imeta.spec @tables {
+  // CHECK: imeta.config @lut : !imeta.list {min = 0 : i64, optional}
+  imeta.config @lut : !imeta.list {min = 0 : i64, optional}
+  imeta.input @toks : !imeta.list
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %c0 = arith.constant 0 : i32
+    // CHECK: imeta.count @toks[%{{.*}}, %{{.*}}] in [%{{.*}}, %{{.*}}] : i32
+    %n = imeta.count @toks[%c0, %c0] in [%c0, %c0] : i32
+    // CHECK: imeta.config_at @lut[%{{.*}}] : i32
+    %v = imeta.config_at @lut[%n] : i32
+    // CHECK: imeta.config_len @lut : i32
+    %l = imeta.config_len @lut : i32
+    %s = arith.addi %v, %l : i32
+    imeta.yield %s : i32
+  }
+  // CHECK: imeta.path @p target(cpu) needs [@lut] {
+  imeta.path @p target(cpu) needs [@lut] {
+    imeta.output "f" = @f
+  }
+}

@@ -142,3 +142,24 @@ imeta.spec @s {
     imeta.output "nq" = @nq {imeta.layout = "[1][N][2] i32"}
   }
 }
+
+// -----
+
+// A kernel does not hold config lists.
+imeta.spec @s {
+  imeta.config @table : !imeta.list {min = 0 : i64}
+  imeta.input @q : i32 {min = 1 : i64}
+  imeta.field @f rows(@nq) {
+    %j = imeta.row_index : i32
+    %v = imeta.config_at @table[%j] : i32
+    imeta.yield %v : i32
+  }
+  imeta.field @nq seq {
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+  // expected-error @below {{is a GPU path, but field @f reads a config list, which a kernel does not hold; give the path target(cpu)}}
+  imeta.path @p target(gpu) {
+    imeta.output "f" = @f
+  }
+}

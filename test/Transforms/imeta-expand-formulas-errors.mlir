@@ -68,7 +68,7 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.input @len : i32
-  // expected-error @below {{'len[...]' reads a list input or a prefix sum; 'len' is neither}}
+  // expected-error @below {{'len[...]' reads a list input, a config list or a prefix sum; 'len' is none of them}}
   imeta.field @f seq = "len[0]"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }

@@ -44,6 +44,8 @@ struct Batch {
 struct Field {
   bool isScalar = false, isBool = false;
   unsigned width = 1;
+  /// A field of columns: rows even when one column wide.
+  bool hasCols = false;
   std::vector<int64_t> data;
   /// For block_tables: the columns SPEC.md specifies, per row (others are
   /// not compared).

@@ -1,8 +1,10 @@
 //===- ReferenceVariants.cpp - SPEC-variants.md as plain loops ------------===//
 
 #include "ReferenceVariants.h"
+#include "RandomBatch.h"
 
 #include <algorithm>
+#include <random>
 
 using namespace imeta::ref;
 
@@ -251,6 +253,48 @@ Fields imeta::ref::promptYoco(const Batch &b) {
   return out;
 }
 
+Fields imeta::ref::promptEngram(const Batch &b) {
+  const Config &c = b.config;
+  Fields out = prompt(b);
+  Field rows = rowField(unsigned(c.maxNgram));
+  rows.hasCols = true;
+  for (const Sequence &s : b.sequences)
+    for (int64_t j = 0; j < s.seqlenQ; ++j) {
+      int64_t pos = s.seqlenK - s.seqlenQ + j;
+      // Walking back from the row's own token: past an image sentinel or
+      // the sequence's start, every column is the pad.
+      bool blocked = false;
+      for (int64_t col = 0; col < c.maxNgram; ++col) {
+        int64_t t = pos - col;
+        blocked = blocked || t < 0 || s.tokenIds[t] == c.engramImage;
+        rows.data.push_back(blocked ? c.engramPad
+                                    : c.lookupTable[s.tokenIds[t]]);
+      }
+    }
+  out["ngram_token_ids"] = rows;
+  return out;
+}
+
+Batch imeta::ref::randomEngramBatch(uint64_t seed) {
+  Batch b = randomBatch(PathKind::Prompt, seed);
+  std::mt19937_64 rng(seed * 31 + 7);
+  auto in = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  Config &c = b.config;
+  int64_t V = in(1, 12);
+  c.maxNgram = in(1, 5);
+  c.engramPad = in(-3, 3);
+  c.engramImage = in(0, 2) == 0 ? -1 : in(0, V - 1);
+  c.lookupTable.clear();
+  for (int64_t t = 0; t < V; ++t)
+    c.lookupTable.push_back(in(0, 3) == 0 ? in(0, INT32_MAX) : in(0, 1000));
+  for (Sequence &s : b.sequences)
+    for (int64_t &t : s.tokenIds)
+      t %= V;
+  return b;
+}
+
 Fields imeta::ref::decodeVarlen(const Batch &b) {
   Fields out = decode(b, /*zos=*/true);
   // decode_zos: without decode_zos_expanded's expansions.
@@ -269,9 +313,7 @@ std::vector<Batch> imeta::ref::variantEdgeBatches() {
            /*windowSize=*/4,
            /*swaBlockSize=*/6,
            /*maxModelLen=*/64,
-           /*maxNumBlocks=*/8,
-           {4},
-           {2},
+           /*maxNumBlocks=*/8,        {4}, {2},
            /*forceLoadBalance=*/false};
   c.cpSize = 2;
   c.cpRank = 1;

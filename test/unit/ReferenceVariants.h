@@ -26,6 +26,11 @@ Fields promptCp(const Batch &batch);
 Fields promptCpMirror(const Batch &batch);
 /// prompt_yoco (§4): the prompt's fields, the mask and compact views.
 Fields promptYoco(const Batch &batch);
+/// prompt_engram (§6): the prompt's fields plus ngram_token_ids.
+Fields promptEngram(const Batch &batch);
+/// A random prompt batch with Engram keys: token ids below a small
+/// vocabulary, image sentinels among them (or none), a random table.
+Batch randomEngramBatch(uint64_t seed);
 /// decode_varlen (§7): decode_zos's fields plus seqlens_q.
 Fields decodeVarlen(const Batch &batch);
 

@@ -43,7 +43,7 @@ llvm::json::Value toJson(const ref::Field &f) {
     return value(f.data.at(0));
   llvm::json::Array out;
   for (size_t k = 0; k < f.data.size(); k += f.width) {
-    if (f.width == 1) {
+    if (f.width == 1 && !f.hasCols) {
       out.push_back(value(f.data[k]));
       continue;
     }
@@ -158,6 +158,35 @@ TEST(Variants, PromptYocoEqualsSpec) {
     if (HasFatalFailure())
       return;
   }
+}
+
+TEST(Variants, PromptEngramEqualsSpec) {
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    ref::Batch b = ref::randomEngramBatch(seed);
+    check("prompt_engram", b, ref::promptEngram(b),
+          "seed " + std::to_string(seed));
+    if (HasFatalFailure())
+      return;
+  }
+}
+
+/// §8's Engram example: G = 3, pad 0, image 9, LUT[t] = 100 + t.
+TEST(Variants, EngramWorkedExample) {
+  ref::Batch b = ref::variantEdgeBatches().front();
+  b.sequences.resize(1);
+  ref::Sequence &s = b.sequences[0];
+  s.seqlenQ = 3;
+  s.seqlenK = 4;
+  s.tokenIds = {1, 9, 2, 3};
+  b.config.maxNgram = 3;
+  b.config.engramPad = 0;
+  b.config.engramImage = 9;
+  for (int64_t t = 0; t < 10; ++t)
+    b.config.lookupTable.push_back(100 + t);
+  ref::Fields want = ref::promptEngram(b);
+  EXPECT_EQ(want["ngram_token_ids"].data,
+            (std::vector<int64_t>{0, 0, 0, 102, 0, 0, 103, 102, 0}));
+  check("prompt_engram", b, want, "worked example");
 }
 
 TEST(Variants, DecodeVarlenEqualsSpec) {
@@ -304,6 +333,28 @@ TEST(Variants, RuleBreakersRefusedByName) {
         << c.path << ": the driver accepts " << c.error;
     EXPECT_EQ(text, std::string(c.error).substr(0, text.size())) << c.path;
   }
+  // R9: a token outside the table, an empty table, a negative entry.
+  ref::Batch e = ref::randomEngramBatch(3);
+  llvm::json::Value ej = ref::toJson(e);
+  (*seq(*ej.getAsObject(), 0)->getArray("token_ids"))[0] =
+      int64_t(e.config.lookupTable.size());
+  EXPECT_EQ(run("prompt_engram", ej).error,
+            "sequence 0: R9: every token_ids entry lies in [0, "
+            "len(engram_lookup_table))");
+  ej = ref::toJson(e);
+  (*config(*ej.getAsObject()))["engram_lookup_table"] = llvm::json::Array{};
+  EXPECT_EQ(run("prompt_engram", ej).error,
+            "R9: engram_lookup_table is not empty");
+  ej = ref::toJson(e);
+  (*config(*ej.getAsObject()))["engram_lookup_table"] =
+      llvm::json::Array{3, -1};
+  EXPECT_EQ(run("prompt_engram", ej).error,
+            "config: engram_lookup_table[1] = -1 breaks engram_lookup_table "
+            ">= 0 (R9)");
+  ej = ref::toJson(e);
+  (*config(*ej.getAsObject()))["max_ngram_size"] = 0;
+  EXPECT_EQ(run("prompt_engram", ej).error,
+            "config: max_ngram_size = 0 breaks max_ngram_size >= 1 (R9)");
   // A sequence without data_len, for the path that needs it.
   llvm::json::Value json = ref::toJson(base);
   seq(*json.getAsObject(), 1)->erase("data_len");
