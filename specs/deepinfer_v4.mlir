@@ -84,88 +84,34 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   //===--------------------------------------------------------------------===//
   // Per-sequence quantities shared by every path
   //===--------------------------------------------------------------------===//
-  imeta.field @q seq {
-    %q = imeta.get_input @seqlen_q : i32
-    imeta.yield %q : i32
-  }
-  imeta.field @k seq {
-    %k = imeta.get_input @seqlen_k : i32
-    imeta.yield %k : i32
-  }
+  imeta.field @q seq = "seqlen_q"
+  imeta.field @k seq = "seqlen_k"
   // s = k - q: the absolute position of the sequence's first query token.
-  imeta.field @query_start seq {
-    %q = imeta.get @q : i32
-    %k = imeta.get @k : i32
-    %s = arith.subi %k, %q : i32
-    imeta.yield %s : i32
-  }
+  imeta.field @query_start seq = "k - q"
   // num_blocks(i) = ceil((k / r0) / bc(r0)), r0 = min(ca_ratios).
-  imeta.field @num_blocks seq {
-    %k = imeta.get @k : i32
-    %B = imeta.get_config @block_size : i32
-    %r0 = imeta.ratio_min @ca_ratios : i32
-    %kc = arith.divsi %k, %r0 : i32
-    %bc = arith.divsi %B, %r0 : i32
-    %nb = arith.ceildivsi %kc, %bc : i32
-    imeta.yield %nb : i32
-  }
-  imeta.field @state seq {
-    %id = imeta.get_input @state_id : i32
-    imeta.yield %id : i32
-  }
+  imeta.field @num_blocks seq = "r0 = ratio_min(ca_ratios); ceildiv(k / r0, block_size / r0)"
+  imeta.field @state seq = "state_id"
   imeta.prefix_sum @cu_seqlens_q = @q : !imeta.prefix<exclusive>
   imeta.prefix_sum @cu_seqlens_q_inclusive = @q : !imeta.prefix<inclusive>
   imeta.prefix_sum @cu_seqlens_k = @k : !imeta.prefix<exclusive>
 
   // bc(n) = block_size / n: compressed tokens per block.
-  imeta.field @tokens_per_block scalar over @ca_ratios {
-    %B = imeta.get_config @block_size : i32
-    %n = imeta.ratio : i32
-    %bc = arith.divsi %B, %n : i32
-    imeta.yield %bc : i32
-  }
+  imeta.field @tokens_per_block scalar over @ca_ratios = "block_size / n"
   // max(1, k / n): a sequence's compressed keys after loading, where an
   // empty history still takes one (zero-filled) row. Used by the compressed
   // prefix sums, ks/ke, the kv_ca offsets and the paged load plan.
-  imeta.field @compressed_len seq over @ca_ratios {
-    %k = imeta.get @k : i32
-    %n = imeta.ratio : i32
-    %m = arith.divsi %k, %n : i32
-    %c1 = arith.constant 1 : i32
-    %len = arith.maxsi %m, %c1 : i32
-    imeta.yield %len : i32
-  }
+  imeta.field @compressed_len seq over @ca_ratios = "max(k / n, 1)"
   imeta.prefix_sum @cu_compressed_seqlens_k = @compressed_len : !imeta.prefix<exclusive>
-  imeta.field @total_k_compressed scalar over @ca_ratios {
-    %t = imeta.prefix_total @cu_compressed_seqlens_k : i32
-    imeta.yield %t : i32
-  }
+  imeta.field @total_k_compressed scalar over @ca_ratios = "total(cu_compressed_seqlens_k)"
   // Where sequence i's compressed keys start in the loaded buffer.
-  imeta.field @compressed_start seq over @ca_ratios {
-    %i = imeta.seq_index : i32
-    %start = imeta.prefix_at @cu_compressed_seqlens_k[%i] : !imeta.prefix<exclusive> -> i32
-    imeta.yield %start : i32
-  }
+  imeta.field @compressed_start seq over @ca_ratios = "cu_compressed_seqlens_k[i]"
 
   //===--------------------------------------------------------------------===//
   // Per-row fields shared by every path
   //===--------------------------------------------------------------------===//
-  imeta.field @positions rows(@q) {
-    %s = imeta.get @query_start : i32
-    %j = imeta.row_index : i32
-    %pos = arith.addi %s, %j : i32
-    imeta.yield %pos : i32
-  }
-  imeta.field @gate_force_random rows(@q) {
-    %f = imeta.get_config @force_load_balance : i1
-    imeta.yield %f : i1
-  }
-  imeta.field @valid_token_mask rows(@q) {
-    %ph = imeta.get_input @is_placeholder : i1
-    %true = arith.constant true
-    %valid = arith.xori %ph, %true : i1
-    imeta.yield %valid : i1
-  }
+  imeta.field @positions rows(@q) = "query_start + j"
+  imeta.field @gate_force_random rows(@q) = "force_load_balance" : i1
+  imeta.field @valid_token_mask rows(@q) = "!is_placeholder" : i1
   // Only the last S query rows stay in the ring; placeholders write no KV.
   imeta.field @slot_mapping_store_swa rows(@q) {
     %q = imeta.get @q : i32
@@ -300,29 +246,10 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   }
 
   // ks/ke: the compressed keys row r may see, [ks, ke).
-  imeta.field @ks rows(@q) over @sparse_ratios {
-    %ks = imeta.get @compressed_start : i32
-    imeta.yield %ks : i32
-  }
-  imeta.field @visible_compressed rows(@q) over @ca_ratios {
-    %pos = imeta.get @positions : i32
-    %n = imeta.ratio : i32
-    %c1 = arith.constant 1 : i32
-    %p1 = arith.addi %pos, %c1 : i32
-    %len = arith.divsi %p1, %n : i32
-    imeta.yield %len : i32
-  }
-  imeta.field @ke rows(@q) over @sparse_ratios {
-    %ks = imeta.get @compressed_start : i32
-    %len = imeta.get @visible_compressed : i32
-    %ke = arith.addi %ks, %len : i32
-    imeta.yield %ke : i32
-  }
-  imeta.field @prompt_kv_ca_index_offset_len rows(@q) over @dense_ratios {
-    %off = imeta.get @compressed_start : i32
-    %len = imeta.get @visible_compressed : i32
-    imeta.yield %off, %len : i32, i32
-  }
+  imeta.field @ks rows(@q) over @sparse_ratios = "compressed_start"
+  imeta.field @visible_compressed rows(@q) over @ca_ratios = "(positions + 1) / n"
+  imeta.field @ke rows(@q) over @sparse_ratios = "compressed_start + visible_compressed"
+  imeta.field @prompt_kv_ca_index_offset_len rows(@q) over @dense_ratios = "compressed_start, visible_compressed"
 
   imeta.field @total_k_swa scalar {
     %N = imeta.num_seqs : i32
@@ -428,88 +355,23 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // this step's keys [P2, P2 + P3).
   // abs_lo = min(max(pos - W + 1, swa_valid_start, 0), pos + 1): the lowest
   // position row r may see.
-  imeta.field @pivot_abs_lo rows(@q) {
-    %pos = imeta.get @positions : i32
-    %W = imeta.get_config @window_size : i32
-    %valid = imeta.get_input @swa_valid_start : i32
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %p1 = arith.addi %pos, %c1 : i32
-    %win = arith.subi %p1, %W : i32
-    %lo0 = arith.maxsi %win, %valid : i32
-    %lo1 = arith.maxsi %lo0, %c0 : i32
-    %abs_lo = arith.minsi %lo1, %p1 : i32
-    imeta.yield %abs_lo : i32
-  }
+  imeta.field @pivot_abs_lo rows(@q) = "p1 = positions + 1; min(max(max(p1 - window_size, swa_valid_start), 0), p1)"
   // start_slot = min(abs_lo, s) - (s - W): where the visible history starts
-  // in the sequence's W history rows.
-  imeta.field @pivot_start_slot rows(@q) {
-    %abs_lo = imeta.get @pivot_abs_lo : i32
-    %s = imeta.get @query_start : i32
-    %W = imeta.get_config @window_size : i32
-    %sec1_lo = arith.minsi %abs_lo, %s : i32
-    %hb = arith.subi %s, %W : i32
-    %start_slot = arith.subi %sec1_lo, %hb : i32
-    imeta.yield %start_slot : i32
-  }
-  // k_lo = max(0, abs_lo - s): the first of this step's keys row r sees.
-  imeta.field @pivot_k_lo rows(@q) {
-    %abs_lo = imeta.get @pivot_abs_lo : i32
-    %s = imeta.get @query_start : i32
-    %c0 = arith.constant 0 : i32
-    %d = arith.subi %abs_lo, %s : i32
-    %k_lo = arith.maxsi %d, %c0 : i32
-    imeta.yield %k_lo : i32
-  }
-  // P0 = i·W + start_slot.
-  imeta.field @pivot_p0 rows(@q) {
-    %i = imeta.seq_index : i32
-    %W = imeta.get_config @window_size : i32
-    %start_slot = imeta.get @pivot_start_slot : i32
-    %home = arith.muli %i, %W : i32
-    %P0 = arith.addi %home, %start_slot : i32
-    imeta.yield %P0 : i32
-  }
-  // P1 = W - start_slot.
-  imeta.field @pivot_p1 rows(@q) {
-    %W = imeta.get_config @window_size : i32
-    %start_slot = imeta.get @pivot_start_slot : i32
-    %P1 = arith.subi %W, %start_slot : i32
-    imeta.yield %P1 : i32
-  }
-  // P2 = N·W + cu_q[i] + k_lo (this step's keys follow all history).
-  imeta.field @pivot_p2 rows(@q) {
-    %i = imeta.seq_index : i32
-    %N = imeta.num_seqs : i32
-    %W = imeta.get_config @window_size : i32
-    %k_lo = imeta.get @pivot_k_lo : i32
-    %hist = arith.muli %N, %W : i32
-    %cu = imeta.prefix_at @cu_seqlens_q[%i] : !imeta.prefix<exclusive> -> i32
-    %sec2 = arith.addi %hist, %cu : i32
-    %P2 = arith.addi %sec2, %k_lo : i32
-    imeta.yield %P2 : i32
-  }
-  // P3 = j - k_lo + 1.
-  imeta.field @pivot_p3 rows(@q) {
-    %j = imeta.row_index : i32
-    %k_lo = imeta.get @pivot_k_lo : i32
-    %c1 = arith.constant 1 : i32
-    %jk = arith.subi %j, %k_lo : i32
-    %P3 = arith.addi %jk, %c1 : i32
-    imeta.yield %P3 : i32
-  }
-  imeta.field @kv_swa_full_index_pivots rows(@q) {
-    %P0 = imeta.get @pivot_p0 : i32
-    %P1 = imeta.get @pivot_p1 : i32
-    %P2 = imeta.get @pivot_p2 : i32
-    %P3 = imeta.get @pivot_p3 : i32
-    imeta.yield %P0, %P1, %P2, %P3 : i32, i32, i32, i32
-  }
+  // in the sequence's W history rows; k_lo = max(0, abs_lo - s): the first
+  // of this step's keys the row sees.
+  imeta.formula @swa_start_slot(abs_lo) = "s = query_start; min(abs_lo, s) - (s - window_size)"
+  imeta.formula @swa_k_lo(abs_lo) = "max(abs_lo - query_start, 0)"
+  imeta.field @pivot_start_slot rows(@q) = "swa_start_slot(pivot_abs_lo)"
+  imeta.field @pivot_k_lo rows(@q) = "swa_k_lo(pivot_abs_lo)"
+  // P0 = i·W + start_slot, P1 = W - start_slot, P2 = N·W + cu_q[i] + k_lo
+  // (this step's keys follow all history), P3 = j - k_lo + 1.
+  imeta.field @pivot_p0 rows(@q) = "i * window_size + pivot_start_slot"
+  imeta.field @pivot_p1 rows(@q) = "window_size - pivot_start_slot"
+  imeta.field @pivot_p2 rows(@q) = "N * window_size + cu_seqlens_q[i] + pivot_k_lo"
+  imeta.field @pivot_p3 rows(@q) = "j - pivot_k_lo + 1"
+  imeta.field @kv_swa_full_index_pivots rows(@q) = "pivot_p0, pivot_p1, pivot_p2, pivot_p3"
 
-  imeta.field @state_block_idx seq {
-    %id = imeta.get @state : i32
-    imeta.yield %id : i32
-  }
+  imeta.field @state_block_idx seq = "state"
 
   imeta.path @prompt target(cpu) {
     imeta.require "R4" "token_ids has at least seqlen_k entries" seq {
@@ -948,11 +810,6 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @yoco_kept seq = "q - yoco_clip"
   imeta.prefix_sum @yoco_cu_qc = @yoco_kept : !imeta.prefix<exclusive>
   imeta.field @yoco_total_q scalar = "total(yoco_cu_qc)"
-  // The SWA pivots of a row whose lowest visible position is abs_lo
-  // (SPEC.md §3.4): where its visible history starts in the W history rows,
-  // and the first of this chunk's keys it sees.
-  imeta.formula @swa_start_slot(abs_lo) = "min(abs_lo, query_start) - (query_start - window_size)"
-  imeta.formula @swa_k_lo(abs_lo) = "max(abs_lo - query_start, 0)"
   // The lowest position row jj sees under YoCo: also not below rect_lo.
   imeta.formula @yoco_abs_lo(jj) = "pos = query_start + jj; min(max(max(pos + 1 - window_size, yoco_rect_lo), max(swa_valid_start, 0)), pos + 1)"
   imeta.field @yoco_mask_swa_index_pivots rows(@q) = "lo = yoco_abs_lo(j); s1 = swa_start_slot(lo); kl = swa_k_lo(lo); i * window_size + s1, window_size - s1, N * window_size + cu_seqlens_q[i] + kl, j - kl + 1"
