@@ -233,12 +233,13 @@ struct Tally {
       ++otherFirstFailure;
       return;
     }
-    if (changes < 2)
+    if (changes < 2) {
       EXPECT_TRUE(llvm::StringRef(got.text).starts_with("field '") &&
                   innermost(want.text).starts_with("field '") &&
                   ruleTag(got.text) == ruleTag(want.text))
           << context << ": driver '" << got.text << "', evaluator '"
           << want.text << "'";
+    }
     ++otherFirstFailure;
   }
 };

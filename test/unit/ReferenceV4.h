@@ -24,7 +24,7 @@ struct Config {
   // SPEC-variants.md §1: read by the variant paths only.
   int64_t cpSize = 1, cpRank = 0, keepTokens = 0, nextn = 0;
   int64_t maxNgram = 1, engramPad = 0, engramImage = -1;
-  std::vector<int64_t> lookupTable; ///< empty: no Engram keys in the file
+  std::vector<int64_t> lookupTable = {}; ///< empty: no Engram keys in the file
 };
 
 struct Sequence {
