@@ -130,9 +130,10 @@ llvm::Error checkKnownKeys(const llvm::json::Object &obj,
 }
 } // namespace
 
-/// " (path @P needs it)" where `path` lists `decl` in its needs, else "".
-static std::string neededBy(PathOp path, Operation *decl) {
-  if (!path || !llvm::is_contained(getPathNeeds(path), decl))
+/// " (path @P needs it)" where `needs` (path's) holds `decl`, else "".
+static std::string neededBy(PathOp path, llvm::ArrayRef<Operation *> needs,
+                            Operation *decl) {
+  if (!llvm::is_contained(needs, decl))
     return "";
   return formatv(" (path @{0} needs it)", path.getSymName()).str();
 }
@@ -153,6 +154,10 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   if (!seqs)
     return top.fail("missing 'sequences' list", std::nullopt);
 
+  // The path's needs, once: every sequence's inputs are checked against them.
+  llvm::SmallVector<Operation *> needs;
+  if (path)
+    needs = getPathNeeds(path);
   Where where{"config"};
   Block &body = spec.getBody().front();
   llvm::SmallVector<StringRef> known;
@@ -164,7 +169,7 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     const llvm::json::Value *v = config->get(param.getSymName());
     // An optional parameter is checked in full where the path needs it
     // (or no path is named); elsewhere it is only read.
-    std::string needed = neededBy(path, param);
+    std::string needed = neededBy(path, needs, param);
     bool required = !param.getOptional() || !needed.empty();
     if (!v && required)
       return where.fail(formatv("missing key '{0}'{1}{2}", param.getSymName(),
@@ -214,7 +219,7 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     SequenceInputs seq;
     for (InputOp in : inputs) {
       const llvm::json::Value *v = obj->get(in.getSymName());
-      std::string needed = neededBy(path, in);
+      std::string needed = neededBy(path, needs, in);
       if (!v && (!in.getOptional() || !needed.empty()))
         return at.fail(formatv("missing key '{0}'{1}{2}", in.getSymName(),
                                needed,
