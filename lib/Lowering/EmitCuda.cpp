@@ -215,12 +215,21 @@ void CudaEmitter::emitHostOutputCopies(CodeStream &cu, const PathPlan &plan) {
     if (field && field.getDomain() == Domain::rows)
       continue;
     std::string len = L.hostLength(po.def);
-    std::string rows = len == "1" ? "1" : len;
     cu.line("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(po.ratios));
-    cu.line("  for (int64_t k = tid; k < {0}; k += nthreads)", rows);
-    cu.line("    c.o_{0}[b * c.o_{0}_stride + k] = {1}(c.h_{2}[b * {3} + "
-            "k]);",
-            po.name, elemType(po.isBool), symName(po.def), len);
+    if (!L.isWideHostValue(po.def)) {
+      cu.line("  for (int64_t k = tid; k < {0}; k += nthreads)", len);
+      cu.line("    c.o_{0}[b * c.o_{0}_stride + k] = {1}(c.h_{2}[b * {3} + "
+              "k]);",
+              po.name, elemType(po.isBool), symName(po.def), len);
+      continue;
+    }
+    // Rows of `w` host entries into rows of the buffer's width.
+    std::string w = L.hostWidth(po.def);
+    cu.line("  for (int64_t k = tid; k < {0} * {1}; k += nthreads)", len, w);
+    cu.line("    c.o_{0}[b * c.o_{0}_stride + k / {1} * c.o_{0}_width + k % "
+            "{1}] = {2}(c.h_{3}[b * {4} + k]);",
+            po.name, w, elemType(po.isBool), symName(po.def),
+            L.hostStride(po.def));
   }
 }
 

@@ -150,13 +150,18 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
     if (!L.isHostValue(op))
       continue;
     if (L.inContext(op)) {
+      std::string buckets = getRatios(op) ? "kMaxRatios" : "1";
+      std::string width = L.hostWidth(op);
       cs.line("int64_t h_{0}[{1}];", symName(op),
-              getRatios(op) ? "kMaxRatios" : "1");
+              width == "1" ? buckets : width + " * " + buckets);
       if (isScalarDivisor(cast<FieldOp>(op)))
         cs.line("imeta_divider dv_h_{0}[{1}];  // made like dv_set",
                 symName(op), getRatios(op) ? "kMaxRatios" : "1");
     } else
       cs.line("const {0} *h_{1};", L.hostElem(op), symName(op));
+    if (auto field = dyn_cast<FieldOp>(op); field && field.getCols())
+      cs.line("int64_t hw_{0};  // entries per sequence of h_{0}",
+              symName(op));
   }
   for (const RowSpace &space : plan.rowSpaces)
     cs.line("const int32_t *rowstart_{0};  // [buckets][N + 1]",

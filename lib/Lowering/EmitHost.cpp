@@ -481,16 +481,44 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
   std::optional<CodeStream::Scope> bucketLoop, seqLoop;
   openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
   SmallVector<std::string> results;
+  if (field.getCols()) {
+    // Each column a point; those at or past live(i) unspecified (-1).
+    std::string live = L.columnCount(field, scope);
+    if (FieldOp liveField = L.liveField(field))
+      live = formatv("H.h_{0}[({1}) * N + i]", liveField.getSymName(),
+                     bucketIndex(st, scope, liveField.getRatiosAttr()));
+    cs.line("const int64_t cols = {0};", L.columnCount(field, scope));
+    cs.line("const int64_t live = {0};", live);
+    cs.line("if (live > cols) return failure(\"field '{0}': sequence \" + "
+            "std::to_string(i) + \": live columns (\" + "
+            "std::to_string(live) + \") exceed the \" + "
+            "std::to_string(cols) + \" columns of '{1}'\");",
+            name, *field.getCols());
+  }
   {
     CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
+    std::string width = L.hostWidth(field);
     cs.line("{0} *slot = H.h_{1} + b * {2}{3};", L.hostElem(field), name,
-            L.hostLength(field), perSeq ? " + i" : "");
-    if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-      return failure();
-    if (field.getWidth() != 1 || field.getCols())
-      return field.emitOpError(
-          "a host-stage field (scalar or seq) must be flat to be generated");
-    cs.line("*slot = {0}({1});", L.hostElem(field), results[0]);
+            L.hostStride(field),
+            !perSeq ? "" : width == "1" ? " + i" : " + i * " + width);
+    if (field.getCols()) {
+      CodeStream::Scope col(
+          cs, formatv("for (int64_t j = 0; j < {0}; ++j)", L.hostWidth(field))
+                  .str());
+      cs.line("if (j >= live) { slot[j] = -1; continue; }");
+      scope.col = "j";
+      if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+        return failure();
+      cs.line("slot[j] = {0}({1});", L.hostElem(field), results[0]);
+    } else {
+      if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+        return failure();
+      if (results.size() == 1)
+        cs.line("*slot = {0}({1});", L.hostElem(field), results[0]);
+      else
+        for (auto [k, v] : llvm::enumerate(results))
+          cs.line("slot[{0}] = {1}({2});", k, L.hostElem(field), v);
+    }
     cs.line("return true;");
   }
   cs.line(fused ? "if (!value()) return false;"
@@ -504,14 +532,20 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
     if (failed(emitHostStep(cs, op, ruleMessages, /*fused=*/false)))
       return failure();
     // Later steps read it from the context.
-    if (L.inContext(op))
-      cs.line("std::copy(H.h_{0}, H.h_{0} + {1}, c.h_{0});", symName(op),
-              L.numBuckets(getRatios(op)));
+    if (L.inContext(op)) {
+      std::string n = L.numBuckets(getRatios(op));
+      if (L.isWideHostValue(op))
+        n += " * " + L.hostWidth(op);
+      cs.line("std::copy(H.h_{0}, H.h_{0} + {1}, c.h_{0});", symName(op), n);
+    }
     return success();
   };
   for (HostPass pass : hostPasses(plan)) {
     auto [k, end] = std::pair(pass.begin, pass.end);
     if (!pass.fused()) {
+      if (auto field = dyn_cast<FieldOp>(plan.host[k].op);
+          field && field.getCols() && L.isHostValue(field))
+        emitColumnsArray(cs, plan, field);
       if (failed(emitOne(plan.host[k].op)))
         return failure();
       continue;
@@ -628,18 +662,55 @@ void HostEmitter::emitHostArrays(CodeStream &cs, const PathPlan &plan) {
   const llvm::SmallPtrSet<Operation *, 16> onDevice =
       gpu ? L.deviceHostValues(plan) : llvm::SmallPtrSet<Operation *, 16>();
   for (Operation *op : plan.needed) {
-    if (!L.isHostValue(op))
-      continue;
-    FlatSymbolRefAttr set = getRatios(op);
-    bool staged = onDevice.contains(op) && !L.inContext(op);
-    cs.line("H.h_{0} = stage_array(H.hv_{0}, size_t({1}) * {2}, {3});",
-            symName(op), L.numBuckets(set), L.hostLength(op),
-            staged ? "pk" : "nullptr");
-    if (staged)
-      cs.line("if (pk && !H.h_{0}) return pk->full();", symName(op));
-    if (!L.inContext(op))
-      cs.line("c.h_{0} = H.h_{0};", symName(op));
+    // A `cols` field's width is known once its host step is reached.
+    auto field = dyn_cast<FieldOp>(op);
+    if (L.isHostValue(op) && !(field && field.getCols()))
+      emitHostArray(cs, op, onDevice.contains(op));
   }
+}
+
+/// One host-stage array: in the staging where the kernel reads it.
+void HostEmitter::emitHostArray(CodeStream &cs, Operation *op, bool onDevice) {
+  bool staged = onDevice && !L.inContext(op);
+  cs.line("H.h_{0} = stage_array(H.hv_{0}, size_t({1}) * {2}, {3});",
+          symName(op), L.numBuckets(getRatios(op)), L.hostStride(op),
+          staged ? "pk" : "nullptr");
+  if (staged)
+    cs.line("if (pk && !H.h_{0}) return pk->full();", symName(op));
+  if (!L.inContext(op))
+    cs.line("c.h_{0} = H.h_{0};", symName(op));
+}
+
+/// A per-sequence `cols` field's array: as wide as its widest bucket,
+/// each width checked (not negative, the array within the driver's
+/// limit on one output).
+void HostEmitter::emitColumnsArray(CodeStream &cs, const PathPlan &plan,
+                                   FieldOp field) {
+  std::string name = field.getSymName().str();
+  FlatSymbolRefAttr set = field.getRatiosAttr();
+  cs.line("// {0}: {1} columns per sequence (the widest bucket's)", name,
+          *field.getCols());
+  cs.line("c.hw_{0} = 0;", name);
+  {
+    CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                                    L.numBuckets(set))
+                                .str());
+    FormulaScope scope;
+    scope.ratios = set;
+    cs.line("const int64_t w = {0};", L.columnCount(field, scope));
+    cs.line("if (w < 0) return failure(\"field '{0}': {1} = \" + "
+            "std::to_string(w) + \" columns is negative\");",
+            name, *field.getCols());
+    cs.line("if (w > c.hw_{0}) c.hw_{0} = w;", name);
+  }
+  cs.line("if (c.hw_{0} > 0 && N > (int64_t(1) << 28) / c.hw_{0} / {1}) "
+          "return failure(\"field '{0}': \" + std::to_string(N) + \" "
+          "sequences of \" + std::to_string(c.hw_{0}) + \" columns: more "
+          "than 2^28 values\");",
+          name, L.numBuckets(set));
+  emitHostArray(cs, field,
+                PathOp(plan.path).getTarget() == Target::gpu &&
+                    L.deviceHostValues(plan).contains(field));
 }
 
 /// Row starts of every row space: exclusive prefix sums of the counts.
@@ -847,9 +918,18 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
     cs.line("Buffer &buf = buffers[{0}];", k);
     cs.line("auto *dst = static_cast<{0} *>(buf.data);", elemType(po.isBool));
     CodeStream::Scope b(cs, "for (int32_t b = 0; b < buf.buckets; ++b)");
-    cs.line("for (int64_t k = 0; k < buf.rows[b]; ++k) dst[b * "
-            "buf.bucket_stride + k] = {0}(H.h_{1}[b * {2} + k]);",
-            elemType(po.isBool), symName(po.def), L.hostLength(po.def));
+    if (!L.isWideHostValue(po.def)) {
+      cs.line("for (int64_t k = 0; k < buf.rows[b]; ++k) dst[b * "
+              "buf.bucket_stride + k] = {0}(H.h_{1}[b * {2} + k]);",
+              elemType(po.isBool), symName(po.def), L.hostLength(po.def));
+      continue;
+    }
+    cs.line("for (int64_t k = 0; k < buf.rows[b]; ++k)");
+    cs.line("  for (int64_t j = 0; j < buf.cols[b]; ++j) dst[b * "
+            "buf.bucket_stride + k * buf.width + j] = {0}(H.h_{1}[b * {2} + "
+            "k * {3} + j]);",
+            elemType(po.isBool), symName(po.def), L.hostStride(po.def),
+            L.hostWidth(po.def));
   }
   cs.line("// Fill stage.");
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {

@@ -69,6 +69,8 @@ private:
   void emitOutputTable(CodeStream &cs, const PathPlan &plan);
   mlir::LogicalResult emitPrepare(CodeStream &cs, const PathPlan &plan);
   void emitHostArrays(CodeStream &cs, const PathPlan &plan);
+  void emitHostArray(CodeStream &cs, mlir::Operation *op, bool onDevice);
+  void emitColumnsArray(CodeStream &cs, const PathPlan &plan, FieldOp field);
   void emitRowStarts(CodeStream &cs, const PathPlan &plan);
   void emitColumnChecks(CodeStream &cs, const PathPlan &plan);
   void emitShapes(CodeStream &cs, const PathPlan &plan);

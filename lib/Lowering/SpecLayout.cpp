@@ -121,6 +121,27 @@ std::string SpecLayout::hostLength(Operation *op) {
   return cast<FieldOp>(op).getDomain() == Domain::seq ? "N" : "1";
 }
 
+bool SpecLayout::isWideHostValue(Operation *op) {
+  auto field = dyn_cast<FieldOp>(op);
+  return field && isHostValue(op) &&
+         (field.getWidth() != 1 || field.getCols());
+}
+
+std::string SpecLayout::hostWidth(Operation *op) {
+  if (!isWideHostValue(op))
+    return "1";
+  auto field = cast<FieldOp>(op);
+  if (field.getCols())
+    return "c.hw_" + field.getSymName().str();
+  return std::to_string(field.getWidth());
+}
+
+std::string SpecLayout::hostStride(Operation *op) {
+  if (!isWideHostValue(op))
+    return hostLength(op);
+  return "(" + hostLength(op) + " * " + hostWidth(op) + ")";
+}
+
 FieldOp SpecLayout::liveField(FieldOp field) {
   if (!field.getLive())
     return FieldOp();

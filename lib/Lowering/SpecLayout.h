@@ -92,8 +92,16 @@ public:
   /// i32 field and for a prefix sum (each entry checked to fit), int64_t
   /// for an i64 field. Half the bytes of int64 to write, scan and copy.
   static const char *hostElem(mlir::Operation *op);
-  /// Entries of a host-stage value per bucket.
+  /// Points of a host-stage value per bucket (N, N + 1 or 1).
   static std::string hostLength(mlir::Operation *op);
+  /// Entries per point of a host-stage value: 1 for a flat one, K for a
+  /// field yielding K values, `c.hw_X` (the widest bucket's column
+  /// count, set by the field's host step) for a `cols` field.
+  static std::string hostWidth(mlir::Operation *op);
+  /// Entries of a host-stage value per bucket: points times width.
+  static std::string hostStride(mlir::Operation *op);
+  /// Whether a host-stage value holds more than one entry per point.
+  static bool isWideHostValue(mlir::Operation *op);
 
   /// The seq field holding a `cols` field's live column count, if it has
   /// one.

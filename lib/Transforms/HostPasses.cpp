@@ -14,7 +14,10 @@ static bool isPerSequence(Operation *op) {
     return true;
   if (auto rule = dyn_cast<RequireOp>(op))
     return rule.getDomain() == Domain::seq;
-  return cast<FieldOp>(op).getDomain() == Domain::seq;
+  auto field = cast<FieldOp>(op);
+  // A field with columns is written column by column, on its own.
+  return field.getDomain() == Domain::seq && field.getWidth() == 1 &&
+         !field.getCols();
 }
 
 std::vector<HostPass> imeta::hostPasses(const PathPlan &plan) {

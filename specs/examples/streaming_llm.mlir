@@ -8,12 +8,11 @@ imeta.spec @streaming_llm {
   imeta.config @window : i32 {min = 1 : i64}
   imeta.input @seq_len : i32 {min = 1 : i64}
   imeta.input @block_table : !imeta.list {min = 0 : i64}
-  imeta.field @one seq = "1"
   imeta.field @budget scalar = "sink + window"
   // Column col: token col in the sinks (or all of a short sequence), else
   // token k - budget + col; its slot through the block table.
   imeta.formula @slot(p) = "block_table[p / block_size] * block_size + p % block_size"
-  imeta.field @kv_slots rows(@one) cols(@budget) =
+  imeta.field @kv_slots seq cols(@budget) =
       "t = seq_len <= budget || col < sink ? col : seq_len - budget + col; col < min(seq_len, budget) ? slot(t) : -1"
   imeta.path @decode target(cpu) {
     imeta.output "kv_slots" = @kv_slots

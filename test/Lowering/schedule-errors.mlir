@@ -115,21 +115,6 @@ imeta.spec @s {
 
 // -----
 
-// A host-stage field of two values (only rows fields have width).
-imeta.spec @s {
-  imeta.input @q : i32
-  // expected-error @below {{a host-stage field (scalar or seq) must be flat to be generated}}
-  imeta.field @pair seq {
-    %q = imeta.get_input @q : i32
-    imeta.yield %q, %q : i32, i32
-  }
-  imeta.path @p target(cpu) {
-    imeta.output "pair" = @pair
-  }
-}
-
-// -----
-
 // A recorded buffer layout the field does not have.
 imeta.spec @s {
   imeta.input @q : i32

@@ -7,7 +7,8 @@
 // one a column; strided: by two; fixed: not at all). Compiled by
 // test/Lowering/emit-monotone-loads.test (the code it emits) and run by
 // MonotoneLoadsGpuTest.cu (on the device, against the host routine,
-// including reads out of range).
+// including reads out of range), with host-stage fields of several values
+// a point.
 imeta.spec @monotone_loads {
   imeta.config @width : i32 {min = 1 : i64}
   imeta.config @d : i32 {min = 1 : i64}
@@ -163,7 +164,17 @@ imeta.spec @monotone_loads {
     }
     imeta.yield %v : i32
   }
+  // Host-stage fields of more than one value a point, copied to their
+  // buffers by the kernel: K values a sequence, `cols` wide (up to `d`,
+  // the first `min(len, d)` of them live), K values once.
+  imeta.field @q_and_n seq = "nq, len"
+  imeta.field @live_firsts seq = "min(len, d)"
+  imeta.field @firsts seq cols(@d) live(@live_firsts) = "col < len(src) ? src[col] : -1"
+  imeta.field @dims scalar = "width, d, width * d"
   imeta.path @p target(gpu) {
+    imeta.output "q_and_n" = @q_and_n
+    imeta.output "firsts" = @firsts
+    imeta.output "dims" = @dims
     imeta.output "gather" = @gather
     imeta.output "reverse" = @reverse
     imeta.output "wrap" = @wrap
