@@ -1,6 +1,7 @@
 //===- CompactFormula.cpp - a field's formula as one expression -----------===//
 
 #include "dialect/CompactFormula.h"
+#include "dialect/GatherExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -75,6 +76,7 @@ private:
   FailureOr<Value> primary();
   FailureOr<Value> call(StringRef name);
   FailureOr<Value> count();
+  FailureOr<Value> gather();
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
   FailureOr<Value> typed(FailureOr<Value> v, Type type, StringRef what);
@@ -460,9 +462,30 @@ FailureOr<Value> FormulaParser::count() {
       .getResult();
 }
 
+/// gather(X, row): rows field X at a row of the current sequence.
+FailureOr<Value> FormulaParser::gather() {
+  accept("@");
+  StringRef id = identifier();
+  FailureOr<Operation *> def = symbol(id);
+  if (failed(def))
+    return failure();
+  auto field = dyn_cast<FieldOp>(*def);
+  if (!field || failed(expect(",")))
+    return fail("gather() takes a rows field and a row: gather(X, row)");
+  FailureOr<Value> row = typed(ternary(), i32, "gather()");
+  if (failed(row) || failed(expect(")")))
+    return failure();
+  Type type = field.getFormulaType().value_or(
+      field.getBody().empty() ? Type(i32) : field.getElementType());
+  auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
+  return GatherOp::create(b, loc, type, sym, *row).getResult();
+}
+
 FailureOr<Value> FormulaParser::call(StringRef fn) {
   if (fn == "count")
     return count();
+  if (fn == "gather")
+    return gather();
   // Arguments: symbols for the symbol functions, values for the rest.
   static const llvm::StringMap<unsigned> symbolFns = {
       {"len", 0},    {"total", 0},  {"ratio_min", 0}, {"ratio_count", 0},
@@ -570,5 +593,6 @@ LogicalResult imeta::expandCompactFormulas(Operation *root) {
     if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
       ok &= succeeded(expandCompactFormula(rule));
   });
-  return success(ok);
+  // A gather reads its field's formula: after every formula is ops.
+  return success(ok && succeeded(expandGathers(root)));
 }

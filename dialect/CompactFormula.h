@@ -15,7 +15,9 @@
 //     scalar input, a field; `x[e]` reads a list input, a config list or
 //     a prefix sum at e; `len(x)` a list's length, `total(x)` a sum's
 //     total; `count(x, lo, hi, vlo, vhi)` how many of list x's elements
-//     lo .. hi - 1 lie in [vlo, vhi] (imeta.count);
+//     lo .. hi - 1 lie in [vlo, vhi] (imeta.count); `gather(X, u)` rows
+//     field X at row u of the current sequence, 0 or false where u < 0
+//     (imeta.gather);
 //   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
 //     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
 //     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce);

@@ -487,6 +487,59 @@ void PrefixTotalOp::getFieldDependencies(
 // imeta.clamp: min(max(value, lo), hi), never failing.
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// imeta.gather: expanded before anything evaluates or emits it
+// (GatherExpansion.cpp); imeta.check_index: the check it leaves.
+//===----------------------------------------------------------------------===//
+
+static LogicalResult unexpanded(GatherOp op) {
+  return op.emitOpError("is expanded by imeta-expand-formulas before it is "
+                        "evaluated or generated");
+}
+LogicalResult GatherOp::evaluate(FormulaInterpreter &) {
+  return unexpanded(*this);
+}
+LogicalResult GatherOp::inferRange(RangeRuleBuilder &) {
+  return unexpanded(*this);
+}
+LogicalResult GatherOp::emitCpp(CppFormulaPrinter &) {
+  return unexpanded(*this);
+}
+void GatherOp::getFieldDependencies(SmallVectorImpl<FlatSymbolRefAttr> &deps) {
+  deps.push_back(getFieldAttr());
+}
+
+std::string CheckIndexOp::getFailureSubject() { return getWhat().str(); }
+LogicalResult CheckIndexOp::evaluate(FormulaInterpreter &in) {
+  int64_t idx = in.operand(*this, 0), len = in.operand(*this, 1);
+  if (idx < 0 || idx >= len)
+    return in.failWith(text::kOutOfRange, *this, idx, len);
+  return in.set(*this, idx);
+}
+LogicalResult CheckIndexOp::inferRange(RangeRuleBuilder &r) {
+  r.define(*this, formatv("r_max(r_min({0}, r_add({1}, r_exact(-1))), "
+                          "r_exact(0))",
+                          r.operand(*this, 0), r.operand(*this, 1)));
+  return success();
+}
+LogicalResult CheckIndexOp::emitCpp(CppFormulaPrinter &p) {
+  std::string idx = p.operand(*this, 0), len = p.operand(*this, 1);
+  std::string in = p.fresh();
+  p.line(formatv("const bool {0} = {1} >= 0 && {1} < {2};", in, idx, len));
+  p.line(formatv("if (!{0}) {1}", in, p.fail("kOutOfRange", *this, idx, len)));
+  // The index itself (a formula that reads no row leaves it unread); a
+  // deferred failure goes on past this point with an index in range.
+  if (p.deferFailures().empty()) {
+    p.bind(getResult(), idx);
+    return success();
+  }
+  std::string safe = p.fresh();
+  p.line(formatv("[[maybe_unused]] const {0} {1} = ({2} ? {3} : 0);",
+                 p.valueType(getResult()), safe, in, idx));
+  p.bind(getResult(), safe);
+  return success();
+}
+
 LogicalResult ClampOp::evaluate(FormulaInterpreter &in) {
   int64_t v = in.operand(*this, 0), lo = in.operand(*this, 1),
           hi = in.operand(*this, 2);

@@ -678,6 +678,34 @@ LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {
   return checkResultType(*this, field->getElementType(), getFieldAttr());
 }
 
+LogicalResult GatherOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
+  if (failed(field))
+    return failure();
+  if (field->getDomain() != Domain::rows)
+    return emitOpError("gathers ")
+           << getFieldAttr() << ", which is not a 'rows' field; read a "
+           << "'seq' field with imeta.get";
+  if (field->getWidth() != 1)
+    return emitOpError("gathers ")
+           << getFieldAttr() << ", a field of " << field->getWidth()
+           << " values a row; gather a field of one value";
+  if (failed(requireSequence(*this)))
+    return failure();
+  FormulaContext ctx = getFormulaContext(*this);
+  if (field->getCols() &&
+      (ctx.cols != field->getColsAttr() ||
+       ctx.domain == Domain::scalar))
+    return emitOpError("gathers the 'cols(")
+           << field->getColsAttr() << ")' field " << getFieldAttr()
+           << " column by column: only a field of the same 'cols("
+           << field->getColsAttr() << ")' may";
+  if (failed(verifyRatioUse(*this, ctx.ratios, field->getRatiosAttr(),
+                            getFieldAttr())))
+    return failure();
+  return checkResultType(*this, field->getElementType(), getFieldAttr());
+}
+
 LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field) || failed(checkFlatField(*this, *field, "field")))

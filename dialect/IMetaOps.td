@@ -603,6 +603,50 @@ def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
   let assemblyFormat = "$kind $field attr-dict `:` type($result)";
 }
 
+def IMeta_GatherOp : IMeta_FormulaOp<"gather", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFieldDependencies"]> {
+  let summary = "a rows field at another row of the current sequence";
+  let description = [{
+    `gather(X, index)` of SPEC-variants.md §2.2 for one row: the value of
+    rows field `X` at row `index` of the current sequence (0 <= index <
+    X's row count for it), or the pad value (0, false) where `index` is
+    negative. A row past the sequence's rows is an error naming `X`. A
+    mirror's positions, masks and ks/ke are its source layout's fields
+    gathered through the mirror row; a `cols` field gathers the same
+    column of a `cols` field of the same width.
+
+    Front end only, as a compact formula is: `imeta-expand-formulas`
+    replaces it by `X`'s formula at that row (its row index bound to
+    `index`, each rows field it reads gathered likewise) under an
+    `imeta.check_index`, so the passes and every backend see ordinary
+    ops. `X` may not read its global row (`imeta.row`).
+
+    ```mlir
+    %v = imeta.gather @positions[%u] : i32
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$field, I32:$index);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat = "$field `[` $index `]` attr-dict `:` type($result)";
+}
+
+def IMeta_CheckIndexOp : IMeta_FormulaOp<"check_index", [
+    AllTypesMatch<["index", "length", "result"]>],
+    ["getFailureSubject"]> {
+  let summary = "an index, checked to lie in [0, length)";
+  let description = [{
+    The index itself where `0 <= index < length`; otherwise the formula
+    fails with "index I out of range of WHAT (length L)", WHAT naming what
+    the index reads (`imeta.gather` states "the rows of 'X'").
+    `%j = imeta.check_index %u, %q, "the rows of 'positions'" : i32`
+  }];
+  let arguments = (ins IMeta_Int:$index, IMeta_Int:$length, StrAttr:$what);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat =
+      "$index `,` $length `,` $what attr-dict `:` type($result)";
+}
+
 def IMeta_ClampOp : IMeta_FormulaOp<"clamp",
     [AllTypesMatch<["value", "lo", "hi", "result"]>]> {
   let summary = "a value held within [lo, hi]";

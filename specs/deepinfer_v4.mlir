@@ -762,12 +762,19 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // Mirror row m (m = j within the sequence) takes local row u: piece
   // b = rho (first half) or 2p - 1 - rho (second), row m % ps of it.
   imeta.formula @mirror_row(m) = "ps = cp_piece; h = m / ps; b = h == 0 ? cp_rank : 2 * cp_size - 1 - cp_rank; b * ps + m - h * ps"
-  imeta.field @mirror_cp_index rows(@cp_mirror_rows) = "u = mirror_row(j); u < q ? cu_seqlens_q[i] + u : -1"
-  imeta.field @cp_positions rows(@cp_mirror_rows) = "u = mirror_row(j); u < q ? query_start + u : 0"
-  imeta.field @cp_gate_force_random rows(@cp_mirror_rows) = "mirror_row(j) < q && force_load_balance" : i1
+  // Its row in the sequence's query rows, -1 on a pad row: what the
+  // gathered fields read (a negative row gathers the pad value).
+  imeta.field @mirror_local rows(@cp_mirror_rows) = "u = mirror_row(j); u < q ? u : -1"
+  imeta.field @mirror_cp_index rows(@cp_mirror_rows) = "mirror_local >= 0 ? cu_seqlens_q[i] + mirror_local : -1"
+  imeta.field @cp_positions rows(@cp_mirror_rows) = "gather(positions, mirror_local)"
+  imeta.field @cp_gate_force_random rows(@cp_mirror_rows) = "gather(gate_force_random, mirror_local)" : i1
   imeta.field @cp_valid_token_mask rows(@cp_mirror_rows) = "mirror_row(j) < q && !is_placeholder" : i1
   imeta.field @cp_ks rows(@cp_mirror_rows) over @sparse_ratios = "mirror_row(j) < q ? compressed_start : 0"
   imeta.field @cp_ke rows(@cp_mirror_rows) over @sparse_ratios = "u = mirror_row(j); u < q ? compressed_start + (query_start + u + 1) / n : 0"
+  // The expansions under CP (§3): the prompt's rows gathered through the
+  // mirror, all columns -1 on a pad row.
+  imeta.field @cp_kv_swa_full_index rows(@cp_mirror_rows) cols(@window_size) = "mirror_local >= 0 ? gather(kv_swa_full_index, mirror_local) : -1"
+  imeta.field @cp_kv_ca_index rows(@cp_mirror_rows) over @dense_ratios cols(@kv_ca_width) = "mirror_local >= 0 ? gather(prompt_kv_ca_index, mirror_local) : -1"
   // Row u of sequence i in the all-gather of every rank's mirror: rank
   // rho' = b or 2p - 1 - b holds piece b, in its first or second half.
   imeta.field @mirror_cp_reverse_index rows(@q) = "ps = cp_piece; b = j / ps; low = b < cp_size; rk = low ? b : 2 * cp_size - 1 - b; rk * cp_mirror_len + cu_mirror[i] + (low ? 0 : ps) + j % ps"
@@ -796,6 +803,12 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.output "valid_token_mask" = @cp_valid_token_mask
     imeta.output "ks" = @cp_ks
     imeta.output "ke" = @cp_ke
+  }
+  // The mirror and the gathered expansions ([Tm, W]) on the GPU, one
+  // launch.
+  imeta.path @prompt_cp_expanded target(gpu) extends @prompt_cp_mirror {
+    imeta.output "kv_swa_full_index" = @cp_kv_swa_full_index
+    imeta.output "kv_ca_index" = @cp_kv_ca_index
   }
 
   //===--------------------------------------------------------------------===//

@@ -433,7 +433,8 @@ static LogicalResult emitSplitSteps(CodeStream &cs, EmitterState &st,
                                     const DeviceSteps &d,
                                     const std::string &bound) {
   if (!d.split)
-    return emitStepValues(cs, st, d, /*clamp=*/true, std::nullopt, {});
+    return emitStepValues(cs, st, d, /*clamp=*/true, std::nullopt,
+                          StepQuotients());
   {
     CodeStream::Scope allBelow(cs, "if (c0 + kVec <= below)");
     if (failed(emitBelowSplit(cs, st, d.field, *d.split, d.exact, d.step,
@@ -446,11 +447,13 @@ static LogicalResult emitSplitSteps(CodeStream &cs, EmitterState &st,
   {
     CodeStream::Scope noneBelow(cs,
                                 formatv("else if (c0 >= {0})", bound).str());
-    if (failed(emitStepValues(cs, st, d, /*clamp=*/true, false, {})))
+    if (failed(
+            emitStepValues(cs, st, d, /*clamp=*/true, false, StepQuotients())))
       return failure();
   }
   CodeStream::Scope straddles(cs, "else");
-  return emitStepValues(cs, st, d, /*clamp=*/true, std::nullopt, {});
+  return emitStepValues(cs, st, d, /*clamp=*/true, std::nullopt,
+                        StepQuotients());
 }
 
 /// The GPU side of a tile: its steps, each kVec values stored at once.

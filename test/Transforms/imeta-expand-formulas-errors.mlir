@@ -139,3 +139,58 @@ imeta.spec @s {
   imeta.field @f seq = "len"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
+
+// -----
+
+// imeta.gather: only a rows field, read where a sequence is current.
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  // expected-error @below {{'imeta.gather' op gathers @nq, which is not a 'rows' field; read a 'seq' field with imeta.get}}
+  imeta.field @f seq = "gather(nq, 0)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  imeta.field @v rows(@nq) = "j"
+  // expected-error @below {{'imeta.gather' op reads the current sequence, but the enclosing field has domain 'scalar'}}
+  imeta.field @f scalar = "gather(v, 0)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  imeta.field @v rows(@nq) = "r"
+  // expected-error @below {{'imeta.gather' op gathers @v, which reads its global row (imeta.row); write its row from a prefix sum of 'nq' and imeta.row_index instead}}
+  imeta.field @f rows(@nq) = "gather(v, j)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  imeta.field @v rows(@nq) cols(@w) = "col"
+  // expected-error @below {{'imeta.gather' op gathers the 'cols(@w)' field @v column by column: only a field of the same 'cols(@w)' may}}
+  imeta.field @f rows(@nq) = "gather(v, j)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  // expected-error @below {{gather() takes a rows field and a row: gather(X, row)}}
+  imeta.field @f rows(@nq) = "gather(q, j)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}

@@ -346,7 +346,9 @@ int main(int argc, char **argv) {
                                100) &&
             driverGpuEqualsCpu("prompt_expanded", ref::PathKind::Prompt, 100) &&
             driverGpuEqualsCpu("decode_varlen", ref::PathKind::Decode, 100) &&
-            driverGpuEqualsCpu("prompt_cp_mirror", ref::PathKind::Prompt, 100);
+            driverGpuEqualsCpu("prompt_cp_mirror", ref::PathKind::Prompt, 100) &&
+            driverGpuEqualsCpu("prompt_cp_expanded", ref::PathKind::Prompt,
+                               100);
   cudaStreamDestroy(stream);
   return gputest::finish(ok);
 }

@@ -46,6 +46,8 @@ struct Field {
   unsigned width = 1;
   /// A field of columns: rows even when one column wide.
   bool hasCols = false;
+  /// Rows of a field of columns zero columns wide (its data is empty).
+  int64_t emptyRows = 0;
   std::vector<int64_t> data;
   /// For block_tables: the columns SPEC.md specifies, per row (others are
   /// not compared).

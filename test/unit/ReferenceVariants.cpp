@@ -176,6 +176,29 @@ Fields imeta::ref::promptCpMirror(const Batch &b) {
   return out;
 }
 
+/// Rows of `src` (a field of columns) gathered through `index`: a pad
+/// row (index -1) all -1 (SPEC-variants.md §3, the expansions).
+static Field gatherRows(const Field &src, const std::vector<int64_t> &index) {
+  Field out = src;
+  out.hasCols = true; // a `cols` field: rows even when one column wide
+  out.data.clear();
+  out.liveCols.clear();
+  out.emptyRows = src.width == 0 ? int64_t(index.size()) : 0;
+  for (int64_t r : index)
+    for (unsigned c = 0; c < src.width; ++c)
+      out.data.push_back(r < 0 ? -1 : src.data[r * src.width + c]);
+  return out;
+}
+
+Fields imeta::ref::promptCpExpanded(const Batch &b) {
+  Fields out = promptCpMirror(b);
+  std::vector<int64_t> index = out["mirror_cp_index"].data;
+  for (auto &[name, field] : promptExpanded(b))
+    if (name == "kv_swa_full_index" || name.rfind("kv_ca_index.", 0) == 0)
+      out[name] = gatherRows(field, index);
+  return out;
+}
+
 Fields imeta::ref::promptCp(const Batch &b) {
   Fields out = prompt(b);
   out["positions_cp"] = out["positions"];

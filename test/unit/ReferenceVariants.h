@@ -24,6 +24,9 @@ std::vector<int64_t> mirrorReverse(const std::vector<int64_t> &lengths,
 Fields promptCp(const Batch &batch);
 /// prompt_cp_mirror: prompt_cp's mirror fields alone (the GPU path).
 Fields promptCpMirror(const Batch &batch);
+/// prompt_cp_expanded: the mirror fields and the prompt's expansions
+/// (kv_swa_full_index, kv_ca_index.n) gathered through the mirror, [Tm, W].
+Fields promptCpExpanded(const Batch &batch);
 /// prompt_yoco (§4): the prompt's fields, the mask and compact views.
 Fields promptYoco(const Batch &batch);
 /// prompt_engram (§6): the prompt's fields plus ngram_token_ids.

@@ -42,6 +42,8 @@ llvm::json::Value toJson(const ref::Field &f) {
   if (f.isScalar)
     return value(f.data.at(0));
   llvm::json::Array out;
+  for (int64_t r = 0; r < f.emptyRows; ++r)
+    out.push_back(llvm::json::Array());
   for (size_t k = 0; k < f.data.size(); k += f.width) {
     if (f.width == 1 && !f.hasCols) {
       out.push_back(value(f.data[k]));
@@ -146,6 +148,8 @@ TEST(Variants, PromptCpEqualsSpec) {
     check("prompt_cp", b, ref::promptCp(b), "seed " + std::to_string(seed));
     check("prompt_cp_mirror", b, ref::promptCpMirror(b),
           "seed " + std::to_string(seed));
+    check("prompt_cp_expanded", b, ref::promptCpExpanded(b),
+          "seed " + std::to_string(seed));
     if (HasFatalFailure())
       return;
   }
@@ -207,6 +211,7 @@ TEST(Variants, EdgeBatchesEqualSpec) {
     std::string what = "edge batch " + std::to_string(e);
     check("prompt_cp", b, ref::promptCp(b), what);
     check("prompt_cp_mirror", b, ref::promptCpMirror(b), what);
+    check("prompt_cp_expanded", b, ref::promptCpExpanded(b), what);
     check("prompt_yoco", b, ref::promptYoco(b), what);
   }
 }
