@@ -462,6 +462,21 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError("output name '")
            << getName() << "' must be non-empty and without '.' (ratio "
            << "buckets are named NAME.n automatically)";
+  if (std::optional<int64_t> fill = getFill()) {
+    auto field = dyn_cast<FieldOp>(def);
+    if (field && field.getDomain() == Domain::scalar)
+      return emitOpError("output '")
+             << getName() << "' is a scalar: it has no rows past the batch "
+             << "to fill";
+    bool isBool = field && field.getElementType().isInteger(1);
+    if (isBool && *fill != 0 && *fill != 1)
+      return emitOpError("output '")
+             << getName() << "' is bool: fill(0) or fill(1), not fill("
+             << *fill << ")";
+    if (*fill < INT32_MIN || *fill > INT32_MAX)
+      return emitOpError("output '")
+             << getName() << "': fill(" << *fill << ") does not fit i32";
+  }
   return success();
 }
 

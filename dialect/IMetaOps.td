@@ -333,12 +333,20 @@ def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,
   let description = [{
     A field bucketed by ratio produces `NAME.n` for each ratio n.
 
+    `fill(v)` declares the value of the buffer's rows past the live batch:
+    every step writes `v` into each bucket's rows from its live row count
+    up to the buffer's capacity (all columns), so a graph captured at the
+    largest batch reads `v` in its padding (vLLM pads `slot_mapping` with
+    -1). Not for a scalar output; 0 or 1 for a bool one.
+
     ```mlir
     imeta.output "klen" = @klen   // klen.4, klen.128, ...
+    imeta.output "slot_mapping" = @slot_mapping fill(-1)
     ```
   }];
-  let arguments = (ins StrAttr:$name, FlatSymbolRefAttr:$source);
-  let assemblyFormat = "$name `=` $source attr-dict";
+  let arguments = (ins StrAttr:$name, FlatSymbolRefAttr:$source,
+                       OptionalAttr<I64Attr>:$fill);
+  let assemblyFormat = "$name `=` $source (`fill` `(` $fill^ `)`)? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -29,10 +29,13 @@ struct imeta_value {
 /// Runs path `path` on the batch (on the device if `gpu` and the driver
 /// was built with -DIMETA_DRIVER_CUDA): 0 and `*json` the field file, or
 /// nonzero and `*error` the message. Both stay valid until the next call.
+/// `capacity`: rows per bucket of every output buffer, at least the rows
+/// it needs (0: exactly those); an output with a declared fill prints its
+/// rows up to the capacity, those past the live ones its fill.
 int imeta_driver_run(const char *path, int32_t num_seqs,
                      const imeta_value *config, int num_config,
                      const imeta_value *inputs, int num_inputs, int gpu,
-                     const char **json, const char **error);
+                     int64_t capacity, const char **json, const char **error);
 typedef decltype(&imeta_driver_run) imeta_driver_run_fn;
 }
 

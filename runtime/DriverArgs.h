@@ -33,6 +33,10 @@ public:
         offsets.empty() ? nullptr : keep(std::move(offsets));
     add(inputs, std::move(name), std::move(values), offs);
   }
+  /// Rows per bucket of every output buffer (0: the rows each needs);
+  /// outputs with a declared fill print up to it.
+  int64_t capacity = 0;
+
   /// Runs `path` through the driver's `entry`, on the host (`gpu` 0) or the
   /// device; returns the driver's exit code and sets `out` to the field
   /// file or the error.
@@ -40,7 +44,8 @@ public:
           int gpu, std::string &out) const {
     const char *json = nullptr, *error = nullptr;
     int rc = entry(path, numSeqs, configs.data(), int(configs.size()),
-                   inputs.data(), int(inputs.size()), gpu, &json, &error);
+                   inputs.data(), int(inputs.size()), gpu, capacity, &json,
+                   &error);
     out = rc == 0 ? (json ? json : "") : (error ? error : "");
     return rc;
   }

@@ -772,9 +772,19 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @cp_ks rows(@cp_mirror_rows) over @sparse_ratios = "mirror_row(j) < q ? compressed_start : 0"
   imeta.field @cp_ke rows(@cp_mirror_rows) over @sparse_ratios = "u = mirror_row(j); u < q ? compressed_start + (query_start + u + 1) / n : 0"
   // The expansions under CP (§3): the prompt's rows gathered through the
-  // mirror, all columns -1 on a pad row.
-  imeta.field @cp_kv_swa_full_index rows(@cp_mirror_rows) cols(@window_size) = "mirror_local >= 0 ? gather(kv_swa_full_index, mirror_local) : -1"
-  imeta.field @cp_kv_ca_index rows(@cp_mirror_rows) over @dense_ratios cols(@kv_ca_width) = "mirror_local >= 0 ? gather(prompt_kv_ca_index, mirror_local) : -1"
+  // mirror, all columns -1 on a pad row. Gathered as the per-row values
+  // they expand (the SWA pivots, the visible compressed length), then
+  // expanded as kv_swa_full_index and kv_ca_index are: the same rows,
+  // without recomputing a row's pivots for each of its columns.
+  imeta.field @cp_pivot_p0 rows(@cp_mirror_rows) = "gather(pivot_p0, mirror_local)"
+  imeta.field @cp_pivot_p1 rows(@cp_mirror_rows) = "gather(pivot_p1, mirror_local)"
+  imeta.field @cp_pivot_p2 rows(@cp_mirror_rows) = "gather(pivot_p2, mirror_local)"
+  imeta.field @cp_pivot_p3 rows(@cp_mirror_rows) = "gather(pivot_p3, mirror_local)"
+  imeta.field @cp_kv_swa_full_index rows(@cp_mirror_rows) cols(@window_size) =
+      "mirror_local < 0 ? -1 : col < cp_pivot_p1 ? cp_pivot_p0 + col : col < cp_pivot_p1 + cp_pivot_p3 ? cp_pivot_p2 + col - cp_pivot_p1 : -1"
+  imeta.field @cp_visible_compressed rows(@cp_mirror_rows) over @dense_ratios = "gather(visible_compressed, mirror_local)"
+  imeta.field @cp_kv_ca_index rows(@cp_mirror_rows) over @dense_ratios cols(@kv_ca_width) =
+      "mirror_local >= 0 && col < cp_visible_compressed ? compressed_start + col : -1"
   // Row u of sequence i in the all-gather of every rank's mirror: rank
   // rho' = b or 2p - 1 - b holds piece b, in its first or second half.
   imeta.field @mirror_cp_reverse_index rows(@q) = "ps = cp_piece; b = j / ps; low = b < cp_size; rk = low ? b : 2 * cp_size - 1 - b; rk * cp_mirror_len + cu_mirror[i] + (low ? 0 : ps) + j % ps"

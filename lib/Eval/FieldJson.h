@@ -18,6 +18,15 @@ llvm::json::Value toJson(const FieldValue &value);
 void printFieldFile(llvm::raw_ostream &os,
                     llvm::ArrayRef<OutputValue> outputs);
 
+/// `outputs` as buffers of `capacity` rows show them: each output of
+/// `path` that declares a fill (`imeta.output ... fill(v)`) gets rows of
+/// `v` after its own up to `capacity`. The padded copies live in
+/// `padded`, which the outputs then point into. An error past the
+/// evaluator's limit on one field (2^28 values).
+llvm::Error padToCapacity(PathOp path, int64_t capacity,
+                          std::vector<OutputValue> &outputs,
+                          std::vector<FieldValue> &padded);
+
 } // namespace imeta
 
 #endif // IMETA_EVAL_FIELDJSON_H

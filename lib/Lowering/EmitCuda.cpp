@@ -233,6 +233,22 @@ void CudaEmitter::emitHostOutputCopies(CodeStream &cu, const PathPlan &plan) {
   }
 }
 
+/// In a kernel: the declared fill of each bucket's rows past the live
+/// ones up to the capacity, grid-strided.
+void CudaEmitter::emitPaddingFills(CodeStream &cu, const PathPlan &plan) {
+  for (const PlannedOutput &po : plan.outputs) {
+    if (!po.fill)
+      continue;
+    cu.line("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(po.ratios));
+    cu.line("  for (int64_t k = tid; k < (c.o_{0}_capacity - c.o_{0}_live[b]) "
+            "* c.o_{0}_width; k += nthreads)",
+            po.name);
+    cu.line("    c.o_{0}[b * c.o_{0}_stride + c.o_{0}_live[b] * c.o_{0}_width "
+            "+ k] = {1}({2});",
+            po.name, elemType(po.isBool), *po.fill);
+  }
+}
+
 /// The path's one kernel: host-stage outputs copied (grid-strided), a
 /// resident list's changed rows written, then one CTA per sequence.
 void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
@@ -280,6 +296,7 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
     cu.line("(void)tid, (void)nthreads;");
     cu.line("const int64_t N = c.num_seqs;");
     emitHostOutputCopies(cu, plan);
+    emitPaddingFills(cu, plan);
     cu.line("const int64_t i = blockIdx.x;");
     cu.line("if (i >= N) return;");
     cu.line("// The gridDim.y blocks of sequence i share its rows and "
@@ -482,6 +499,12 @@ void CudaEmitter::emitLaunchShape(CodeStream &cu, const PathPlan &plan) {
             elemType(po.isBool), k);
     cu.line("dc.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
     cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
+    if (po.fill) {
+      cu.line("dc.o_{0}_capacity = buffers[{1}].capacity;", po.name, k);
+      cu.line("for (int32_t b = 0; b < buffers[{1}].buckets; ++b) "
+              "dc.o_{0}_live[b] = buffers[{1}].rows[b];",
+              po.name, k);
+    }
   }
 }
 

@@ -31,6 +31,7 @@ private:
   void emitResidentWrites(CodeStream &cu,
                           const llvm::SetVector<mlir::Operation *> &used);
   void emitHostOutputCopies(CodeStream &cu, const PathPlan &plan);
+  void emitPaddingFills(CodeStream &cu, const PathPlan &plan);
   void emitResidentThreads(CodeStream &cu, const PathPlan &plan);
   void emitStageImpl(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   void emitStageInputs(CodeStream &cu, const PathPlan &plan);

@@ -20,9 +20,10 @@ void DriverEmitter::emit(CodeStream &cs) {
   emitPrologue(cs);
   cs.line("extern \"C\" int imeta_driver_run(const char *path, int32_t "
           "num_seqs, const imeta_value *config, int num_config, const "
-          "imeta_value *inputs, int num_inputs, int gpu, const char **json, "
-          "const char **error) {");
+          "imeta_value *inputs, int num_inputs, int gpu, int64_t capacity, "
+          "const char **json, const char **error) {");
   cs.line("  g_json.clear();");
+  cs.line("  g_capacity = capacity;");
   cs.line("  g_error.clear();");
   cs.line("  Inputs in;");
   cs.line("  const imeta_value *v = nullptr;");

@@ -174,6 +174,11 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
     cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
     cs.line("int64_t o_{0}_stride;  // elements between buckets", out.name);
     cs.line("int64_t o_{0}_width;", out.name);
+    if (out.fill) {
+      cs.line("// Rows [live, capacity) of each bucket get fill({0}).",
+              *out.fill);
+      cs.line("int64_t o_{0}_capacity, o_{0}_live[kMaxRatios];", out.name);
+    }
   }
 }
 
@@ -381,8 +386,11 @@ LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
     }
   if (keep)
     // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
-    // read only after its own iteration wrote it.
-    cs.line("{0} {1}{2};", valueType(st, scope, yields[0]), local,
+    // read only after its own iteration wrote it. A value only column
+    // loops read may go unread: they recompute it at their bounds
+    // (EmitColumnLoop.cpp).
+    cs.line("{0}{1} {2}{3};", out ? "" : "[[maybe_unused]] ",
+            valueType(st, scope, yields[0]), local,
             perBucketArray ? "[kMaxRatios]" : " = {}");
   sp.locals[field] = local;
   commentFormula(cs, field);

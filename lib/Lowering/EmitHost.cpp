@@ -604,9 +604,10 @@ void HostEmitter::emitOutputTable(CodeStream &cs, const PathPlan &plan) {
   for (const PlannedOutput &out : plan.outputs) {
     bool scalar = isa<FieldOp>(out.def) &&
                   cast<FieldOp>(out.def).getDomain() == Domain::scalar;
-    cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}},", out.name, out.width,
-            out.isBool ? "true" : "false",
-            out.ratios ? out.ratios.getValue() : "", scalar ? "true" : "false");
+    cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}, {5}, {6}},", out.name,
+            out.width, out.isBool ? "true" : "false",
+            out.ratios ? out.ratios.getValue() : "", scalar ? "true" : "false",
+            out.fill ? "true" : "false", out.fill.value_or(0));
   }
   cs.line("};");
   cs.blank();
@@ -941,9 +942,31 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
     cs.line("c.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
     cs.line("c.o_{0}_width = buffers[{1}].width;", po.name, k);
   }
-  cs.line("return fill_{0}_cpu(c, mode == FillMode::kChecked) ? st : "
+  bool padded = llvm::any_of(plan.outputs, [](const PlannedOutput &po) {
+    return po.fill.has_value();
+  });
+  if (!padded) {
+    cs.line("return fill_{0}_cpu(c, mode == FillMode::kChecked) ? st : "
+            "failure(describe(H.err, c.set));",
+            path);
+    return;
+  }
+  cs.line("if (!fill_{0}_cpu(c, mode == FillMode::kChecked)) return "
           "failure(describe(H.err, c.set));",
           path);
+  cs.line("// Rows past the live ones, up to the capacity: the declared fill.");
+  for (auto [k, po] : llvm::enumerate(plan.outputs)) {
+    if (!po.fill)
+      continue;
+    CodeStream::Scope s(cs, "");
+    cs.line("Buffer &buf = buffers[{0}];", k);
+    cs.line("auto *dst = static_cast<{0} *>(buf.data);", elemType(po.isBool));
+    cs.line("for (int32_t b = 0; b < buf.buckets; ++b) std::fill(dst + b * "
+            "buf.bucket_stride + buf.rows[b] * buf.width, dst + b * "
+            "buf.bucket_stride + buf.capacity * buf.width, {0}({1}));",
+            elemType(po.isBool), *po.fill);
+  }
+  cs.line("return st;");
 }
 
 void HostEmitter::emitPublicEntries(CodeStream &cs, const PathPlan &plan) {

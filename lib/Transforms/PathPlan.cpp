@@ -116,6 +116,7 @@ PathPlan imeta::defaultPlan(PathOp path) {
     po.name = out.getName().str();
     po.def = def;
     po.ratios = getRatios(def);
+    po.fill = out.getFill();
     if (auto field = dyn_cast<FieldOp>(def)) {
       po.width = field.getCols() ? 0 : field.getWidth();
       po.isBool = field.getElementType().isInteger(1);

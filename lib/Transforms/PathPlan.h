@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,8 @@ struct PlannedOutput {
   mlir::FlatSymbolRefAttr ratios; ///< bucketing (null if none)
   unsigned width = 1;            ///< values per row (columns for `cols`)
   bool isBool = false;
+  /// The value of the buffer's rows past the live ones (`fill(v)`).
+  std::optional<int64_t> fill;
   /// The stacked buffer it is written to: "[BUCKETS][ROWS][WIDTH] TYPE",
   /// e.g. "[ca_ratios][rows(q)][1] i32" (bucket b of a ratio set is the
   /// row view NAME.n, n the set's b-th ratio).

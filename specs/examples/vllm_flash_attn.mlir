@@ -22,6 +22,7 @@ imeta.spec @vllm_flash_attn {
     imeta.output "max_query_len" = @max_query_len
     imeta.output "max_seq_len" = @max_seq_len
     imeta.output "num_actual_tokens" = @num_actual_tokens
-    imeta.output "slot_mapping" = @slot_mapping
+    // Rows past the live ones, up to a captured graph's size: -1 (vLLM's pad).
+    imeta.output "slot_mapping" = @slot_mapping fill(-1)
   }
 }

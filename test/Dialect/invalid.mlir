@@ -1096,3 +1096,37 @@ imeta.spec @s {
     imeta.output "f" = @f
   }
 }
+
+// -----
+
+// A declared fill: rows past the batch, of the output's type.
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @total scalar = "7"
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output 'total' is a scalar: it has no rows past the batch to fill}}
+    imeta.output "total" = @total fill(0)
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @big seq = "q > 1" : i1
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output 'big' is bool: fill(0) or fill(1), not fill(-1)}}
+    imeta.output "big" = @big fill(-1)
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output 'nq': fill(4294967296) does not fit i32}}
+    imeta.output "nq" = @nq fill(4294967296)
+  }
+}

@@ -175,7 +175,7 @@ imeta.spec @monotone_loads {
     imeta.output "q_and_n" = @q_and_n
     imeta.output "firsts" = @firsts
     imeta.output "dims" = @dims
-    imeta.output "gather" = @gather
+    imeta.output "gather" = @gather fill(-7)
     imeta.output "reverse" = @reverse
     imeta.output "wrap" = @wrap
     imeta.output "tail" = @tail

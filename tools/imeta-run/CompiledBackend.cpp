@@ -117,9 +117,10 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
     return fail("the generated code has no imeta_driver_run");
 
   std::string name = path.getSymName().str(), result;
-  int rc = toDriverArgs(spec, batch)
-               .run(run, name.c_str(), int32_t(batch.sequences.size()),
-                    options.gpu, result);
+  runtime::DriverArgs values = toDriverArgs(spec, batch);
+  values.capacity = options.capacity;
+  int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
+                      options.gpu, result);
   if (options.keepTemps)
     llvm::errs() << "imeta-run: generated code kept in " << dir << "\n";
   else

@@ -21,6 +21,7 @@ namespace imeta {
 struct CompiledRun {
   bool gpu = false;       ///< nvcc and the GPU path's kernel
   bool keepTemps = false; ///< keep the generated files (path printed)
+  int64_t capacity = 0;   ///< rows per output buffer (0: those needed)
 };
 
 /// The field file `path` produces on `batch` through generated code.

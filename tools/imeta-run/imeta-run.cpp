@@ -45,6 +45,12 @@ static cl::opt<std::string> backend(
              "with the host compiler; cuda: generated CUDA compiled with "
              "nvcc, run on the GPU"),
     cl::init("interp"), cl::cat(category));
+static cl::opt<int64_t> capacity(
+    "capacity",
+    cl::desc("rows per bucket of every output buffer, as a graph captured "
+             "at the largest batch holds; an output with a declared fill "
+             "prints its rows up to it"),
+    cl::value_desc("rows"), cl::init(0), cl::cat(category));
 static cl::opt<bool> saveTemps("save-temps",
                                cl::desc("keep the generated code (cpu/cuda)"),
                                cl::cat(category));
@@ -59,6 +65,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "evaluate an imeta spec on a batch file\n");
+  if (capacity < 0)
+    return error("--capacity " + llvm::Twine(int64_t(capacity)) +
+                 ": a buffer holds 0 or more rows");
   if (backend != "interp" && backend != "cpu" && backend != "cuda")
     return error("unknown backend '" + backend +
                  "'; use interp, cpu or cuda");
@@ -83,7 +92,7 @@ int main(int argc, char **argv) {
   if (!batch)
     return error(llvm::toString(batch.takeError()));
   if (backend != "interp") {
-    imeta::CompiledRun options{backend == "cuda", saveTemps};
+    imeta::CompiledRun options{backend == "cuda", saveTemps, capacity};
     llvm::Expected<std::string> text =
         imeta::runCompiled(spec, path, *batch, options);
     if (!text)
@@ -101,6 +110,11 @@ int main(int argc, char **argv) {
   auto outputs = evaluator.evaluatePath(path, fields);
   if (!outputs)
     return error(llvm::toString(outputs.takeError()));
+  std::vector<imeta::FieldValue> padded;
+  if (capacity > 0)
+    if (llvm::Error err =
+            imeta::padToCapacity(path, capacity, *outputs, padded))
+      return error(llvm::toString(std::move(err)));
   imeta::printFieldFile(llvm::outs(), *outputs);
   return 0;
 }
