@@ -77,6 +77,7 @@ private:
   FailureOr<Value> call(StringRef name);
   FailureOr<Value> count();
   FailureOr<Value> gather();
+  FailureOr<Operation *> symbolArgument(StringRef &id);
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
   FailureOr<Value> typed(FailureOr<Value> v, Type type, StringRef what);
@@ -422,13 +423,23 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
   if (failed(def))
     return failure();
   FailureOr<Value> index = typed(ternary(), i32, "an index");
-  if (failed(index) || failed(expect("]")))
+  if (failed(index))
+    return failure();
+  // A sum per column: cu[i, column].
+  Value column;
+  if (isa<PrefixSumOp>(*def) && accept(",")) {
+    FailureOr<Value> c = typed(ternary(), i32, "a column");
+    if (failed(c))
+      return failure();
+    column = *c;
+  }
+  if (failed(expect("]")))
     return failure();
   auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
   if (auto in = dyn_cast<InputOp>(*def); in && isa<ListType>(in.getType()))
     return LoadOp::create(b, loc, i32, sym, *index).getResult();
   if (auto sum = dyn_cast<PrefixSumOp>(*def))
-    return PrefixAtOp::create(b, loc, i32, sym, *index,
+    return PrefixAtOp::create(b, loc, i32, sym, *index, column,
                               TypeAttr::get(sum.getType()))
         .getResult();
   if (auto cfg = dyn_cast<ConfigOp>(*def); cfg && isa<ListType>(cfg.getType()))
@@ -439,10 +450,17 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
 }
 
 /// `count(list, lo, hi, vlo, vhi)`: imeta.count.
-FailureOr<Value> FormulaParser::count() {
+/// A function's first argument, a symbol (`name` or `@name`): its
+/// definition; `id` gets its name.
+FailureOr<Operation *> FormulaParser::symbolArgument(StringRef &id) {
   accept("@");
-  StringRef id = identifier();
-  FailureOr<Operation *> def = symbol(id);
+  id = identifier();
+  return symbol(id);
+}
+
+FailureOr<Value> FormulaParser::count() {
+  StringRef id;
+  FailureOr<Operation *> def = symbolArgument(id);
   if (failed(def))
     return failure();
   SmallVector<Value, 4> args;
@@ -464,9 +482,8 @@ FailureOr<Value> FormulaParser::count() {
 
 /// gather(X, row): rows field X at a row of the current sequence.
 FailureOr<Value> FormulaParser::gather() {
-  accept("@");
-  StringRef id = identifier();
-  FailureOr<Operation *> def = symbol(id);
+  StringRef id;
+  FailureOr<Operation *> def = symbolArgument(id);
   if (failed(def))
     return failure();
   auto field = dyn_cast<FieldOp>(*def);
@@ -493,6 +510,14 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
   if (symbolFns.count(fn)) {
     accept("@");
     StringRef id = identifier();
+    // total(cu, column): a sum per column's.
+    Value column;
+    if (fn == "total" && !id.empty() && accept(",")) {
+      FailureOr<Value> c = typed(ternary(), i32, "a column");
+      if (failed(c))
+        return failure();
+      column = *c;
+    }
     if (id.empty() || failed(expect(")")))
       return fail(formatv("{0}() takes one name", fn));
     FailureOr<Operation *> def = symbol(id);
@@ -504,7 +529,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     if (fn == "len")
       return LengthOp::create(b, loc, i32, sym).getResult();
     if (fn == "total")
-      return PrefixTotalOp::create(b, loc, i32, sym).getResult();
+      return PrefixTotalOp::create(b, loc, i32, sym, column).getResult();
     if (fn == "ratio_min")
       return RatioMinOp::create(b, loc, i32, sym).getResult();
     if (fn == "ratio_count")

@@ -107,27 +107,45 @@ LogicalResult GetOp::evaluate(FormulaInterpreter &in) {
 }
 
 /// Entry `idx` of a prefix sum, for prefix_at and prefix_total.
+/// Entry `idx` of a prefix sum's `column` (0 for a sum of one column):
+/// its entries are [len, width] row-major, len = N + 1 (exclusive) or N.
 static LogicalResult sumEntry(Operation *op, FormulaInterpreter &in,
-                              ArrayRef<int64_t> sums, int64_t idx) {
-  if (idx < 0 || idx >= int64_t(sums.size()))
-    return in.failWith(text::kOutOfRange, op, idx, int64_t(sums.size()));
-  return in.set(op, sums[idx]);
+                              PrefixSumOp sum, ArrayRef<int64_t> sums,
+                              int64_t idx, int64_t column) {
+  int64_t len = in.numSeqs() +
+                (sum.getConvention() == Convention::exclusive ? 1 : 0);
+  int64_t width = len ? int64_t(sums.size()) / len : 0;
+  if (idx < 0 || idx >= len)
+    return in.failWith(text::kOutOfRange, op, idx, len);
+  if (column < 0 || column >= width)
+    return in.failWith(text::kColumnOutOfRange, op, column, width);
+  return in.set(op, sums[idx * width + column]);
+}
+
+/// The column an op reads (its `column` operand, or the only one).
+static int64_t columnOf(FormulaInterpreter &in, Value column) {
+  return column ? in.value(column) : 0;
 }
 
 LogicalResult PrefixAtOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> sums;
   if (failed(in.entries(getPrefixAttr(), sums)))
     return failure();
-  return sumEntry(*this, in, sums, in.operand(*this, 0));
+  auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
+  return sumEntry(*this, in, sum, sums, in.value(getIndex()),
+                  columnOf(in, getColumn()));
 }
 
 LogicalResult PrefixTotalOp::evaluate(FormulaInterpreter &in) {
   ArrayRef<int64_t> sums;
   if (failed(in.entries(getPrefixAttr(), sums)))
     return failure();
-  if (sums.empty())
+  auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
+  int64_t last = in.numSeqs() -
+                 (sum.getConvention() == Convention::exclusive ? 0 : 1);
+  if (last < 0)
     return in.set(*this, 0); // an inclusive sum over no sequences
-  return sumEntry(*this, in, sums, int64_t(sums.size()) - 1);
+  return sumEntry(*this, in, sum, sums, last, columnOf(in, getColumn()));
 }
 
 LogicalResult ReduceOp::evaluate(FormulaInterpreter &in) {
@@ -193,6 +211,14 @@ bool RatioOp::isBucketInvariantRead() { return true; }
 bool GetOp::isBucketInvariantRead() {
   return lookupSpecSymbol<FieldOp>(*this, getFieldAttr()).getDomain() !=
          Domain::rows;
+}
+
+/// Values a point of a host-stage field: "1", its K yielded values, or its
+/// columns (as wide as the widest bucket, `c.hw_X`).
+static std::string valuesPerPoint(FieldOp field) {
+  if (field.getCols())
+    return "c.hw_" + field.getSymName().str();
+  return std::to_string(field.getWidth());
 }
 
 //===----------------------------------------------------------------------===//
@@ -267,10 +293,14 @@ LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
       r.hostArray(lookupSpecSymbol<FieldOp>(*this, getFieldAttr()));
   // A maximum or minimum is one of the values (or 0); a sum of N values
   // lies within N times their hull.
+  auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
+  std::string count = field.getDomain() == Domain::seq ? "N" : "1";
+  if (std::string per = valuesPerPoint(field); per != "1")
+    count += " * int64_t(" + per + ")";
   if (getKind() == Reduction::sum)
     return r.leaf(*this,
-                  formatv("r_join(r_exact(0), r_mul({0}, Range{{0, N}))",
-                          values));
+                  formatv("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
+                          values, count));
   return r.leaf(*this, formatv("r_join(r_exact(0), {0})", values));
 }
 LogicalResult RatioMinOp::inferRange(RangeRuleBuilder &r) {
@@ -406,6 +436,24 @@ static std::string sumLength(PrefixSumOp sum) {
                                                       : "c.num_seqs";
 }
 
+/// Entry `idx` of `sum` in bucket `b`: its `column` (`op`'s last operand)
+/// where it is a sum per column ([len, width] row-major per bucket),
+/// checked to be one.
+static std::string sumEntry(CppFormulaPrinter &p, Operation *op,
+                            PrefixSumOp sum, const std::string &b,
+                            const std::string &idx, Value column) {
+  std::string len = sumLength(sum);
+  if (!column)
+    return CppFormulaPrinter::hostValue(sum, b + " * " + len + " + " + idx);
+  std::string w =
+      valuesPerPoint(lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr()));
+  std::string col = p.operand(op, op->getNumOperands() - 1);
+  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", col, w,
+                 p.fail("kColumnOutOfRange", op, col, w)));
+  return CppFormulaPrinter::hostValue(
+      sum, formatv("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
+}
+
 LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
   std::string len = sumLength(sum);
@@ -413,29 +461,35 @@ LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
   p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
                  p.fail("kOutOfRange", *this, idx, len)));
   std::string b = p.bucketIndex(getRatios(sum));
-  return p.alias(*this,
-                 CppFormulaPrinter::hostValue(sum, b + " * " + len + " + " + idx));
+  return p.alias(*this, sumEntry(p, *this, sum, b, idx, getColumn()));
 }
 
 LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
   std::string len = sumLength(sum);
   std::string b = p.bucketIndex(getRatios(sum));
-  return p.alias(*this,
-                 formatv("({0} > 0 ? {1} : 0)", len,
-                         CppFormulaPrinter::hostValue(
-                             sum, formatv("{0} * {1} + {1} - 1", b, len))));
+  std::string last = formatv("{0} - 1", len).str();
+  return p.alias(*this, formatv("({0} > 0 ? {1} : 0)", len,
+                                sumEntry(p, *this, sum, b, last, getColumn())));
 }
 
 LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
   std::string acc = p.fresh(), k = p.fresh(), v = p.fresh();
+  // Every value of the field in this bucket: a sequence's, or each of a
+  // point's columns.
+  std::string per = valuesPerPoint(field);
+  std::string count =
+      field.getDomain() == Domain::seq ? "c.num_seqs" : std::string("1");
+  if (per != "1")
+    count = field.getDomain() == Domain::seq ? "c.num_seqs * " + per : per;
+  std::string stride = count == "c.num_seqs" ? count : "(" + count + ")";
   p.line(formatv("int64_t {0} = 0;", acc));
-  p.open(formatv("for (int64_t {0} = 0; {0} < c.num_seqs; ++{0})", k));
+  p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
   p.line(formatv("const int64_t {0} = {1};", v,
                  CppFormulaPrinter::hostValue(
-                     field, p.bucketIndex(field.getRatiosAttr()) +
-                                " * c.num_seqs + " + k)));
+                     field, p.bucketIndex(field.getRatiosAttr()) + " * " +
+                                stride + " + " + k)));
   switch (getKind()) {
   case Reduction::sum:
     p.line(formatv("if (__builtin_add_overflow({0}, {1}, &{0})) {2}", acc, v,

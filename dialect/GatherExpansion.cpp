@@ -8,7 +8,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
 using namespace imeta;

@@ -17,6 +17,25 @@
 using namespace mlir;
 using namespace imeta;
 
+/// `extends @a, @b`: the paths a path extends, in order.
+static ParseResult parsePathBases(OpAsmParser &parser, ArrayAttr &bases) {
+  SmallVector<Attribute> refs;
+  if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        FlatSymbolRefAttr ref;
+        if (parser.parseAttribute(ref))
+          return failure();
+        refs.push_back(ref);
+        return success();
+      }))
+    return failure();
+  bases = parser.getBuilder().getArrayAttr(refs);
+  return success();
+}
+
+static void printPathBases(OpAsmPrinter &p, Operation *, ArrayAttr bases) {
+  llvm::interleaveComma(bases, p);
+}
+
 #define GET_OP_CLASSES
 #include "dialect/IMetaOps.cpp.inc"
 
@@ -220,8 +239,9 @@ LogicalResult FieldOp::verify() {
   if ((getDomain() == Domain::rows) != bool(getCount()))
     return emitOpError("a 'rows' field, and only one, names its row count "
                        "field: rows(@count)");
-  if (getCols() && getDomain() == Domain::scalar)
-    return emitOpError("'cols' needs a 'seq' or 'rows' domain");
+  if (getLive() && getDomain() == Domain::scalar)
+    return emitOpError("'live' bounds a sequence's columns; a scalar's "
+                       "columns are all live");
   if (getLive() && !getCols())
     return emitOpError("'live' bounds the columns of a 'cols' field");
   OperandRange values = getYield().getValues();
@@ -275,10 +295,25 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
   return success();
 }
 
+/// Whether `field` has several values a point (K yielded, or columns).
+static bool hasColumns(FieldOp field) {
+  return field.getWidth() != 1 || field.getCols();
+}
+
 LogicalResult PrefixSumOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getSourceAttr(), "field");
-  if (failed(field) || failed(checkSeqCountField(*this, *field, "summand")))
+  if (failed(field))
     return failure();
+  if (!hasColumns(*field))
+    return checkSeqCountField(*this, *field, "summand");
+  // One sum per column.
+  if (field->getDomain() != Domain::seq || !field->getElementType().isInteger(32))
+    return emitOpError("summand ") << getSourceAttr()
+                                   << " must be an i32 'seq' field";
+  if (field->getLive())
+    return emitOpError("summand ")
+           << getSourceAttr() << " has 'live' columns; a sum per column "
+           << "needs every column's value";
   return success();
 }
 
@@ -316,7 +351,7 @@ LogicalResult PathOp::verifyRegions() {
       continue;
     }
     if (auto drop = dyn_cast<DropOp>(op)) {
-      if (!getBaseAttr())
+      if (!getBasesAttr())
         return drop.emitOpError("drops '")
                << drop.getName() << "', but path @" << getSymName()
                << " extends no path; list only the outputs it produces";
@@ -334,16 +369,48 @@ LogicalResult PathOp::verifyRegions() {
   return success();
 }
 
-/// The chain of paths from the root base to `path`; fails on a cycle.
-static FailureOr<SmallVector<PathOp>> pathChain(PathOp path) {
-  SmallVector<PathOp> chain;
-  for (PathOp p = path; p;
-       p = lookupSpecSymbol<PathOp>(p, p.getBaseAttr())) {
-    if (llvm::is_contained(chain, p))
+/// The paths `path` extends, in order (those that resolve).
+static SmallVector<PathOp> basesOf(PathOp path) {
+  SmallVector<PathOp> bases;
+  if (ArrayAttr refs = path.getBasesAttr())
+    for (Attribute a : refs)
+      if (auto base =
+              lookupSpecSymbol<PathOp>(path, cast<FlatSymbolRefAttr>(a)))
+        bases.push_back(base);
+  return bases;
+}
+
+/// "@a" or "@a, @b": what `extends` lists, for messages.
+static std::string basesText(PathOp path) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(path.getBasesAttr(), os);
+  return text;
+}
+
+/// Appends `path`'s bases' chains (each path once), then `path`; fails
+/// on a cycle.
+static LogicalResult appendChain(PathOp path, SmallVectorImpl<PathOp> &chain,
+                                 SmallVectorImpl<PathOp> &open) {
+  if (llvm::is_contained(open, path))
+    return failure();
+  if (llvm::is_contained(chain, path))
+    return success();
+  open.push_back(path);
+  for (PathOp base : basesOf(path))
+    if (failed(appendChain(base, chain, open)))
       return failure();
-    chain.push_back(p);
-  }
-  std::reverse(chain.begin(), chain.end());
+  open.pop_back();
+  chain.push_back(path);
+  return success();
+}
+
+/// The paths `path` is made of, bases first (each once, in the order
+/// its `extends` lists them), `path` last; fails on a cycle.
+static FailureOr<SmallVector<PathOp>> pathChain(PathOp path) {
+  SmallVector<PathOp> chain, open;
+  if (failed(appendChain(path, chain, open)))
+    return failure();
   return chain;
 }
 
@@ -373,33 +440,58 @@ static LogicalResult verifyNeeds(PathOp path, SymbolTableCollection &tables) {
   return success();
 }
 
+/// A rows field is written into one buffer as its rows are computed: a
+/// path outputs it once.
+static LogicalResult verifyRowsOutputsOnce(PathOp path) {
+  llvm::DenseMap<Operation *, OutputOp> seen;
+  for (OutputOp out : getPathOutputs(path)) {
+    auto field = lookupSpecSymbol<FieldOp>(out, out.getSourceAttr());
+    if (!field || field.getDomain() != Domain::rows)
+      continue;
+    auto [it, inserted] = seen.try_emplace(field, out);
+    if (!inserted)
+      return path.emitOpError("outputs rows field ")
+             << out.getSourceAttr() << " twice, as '"
+             << it->second.getName() << "' and '" << out.getName()
+             << "'; output it once, or define a second field that reads it "
+             << "(imeta.get)";
+  }
+  return success();
+}
+
 LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (failed(verifyNeeds(*this, tables)))
     return failure();
-  if (!getBaseAttr()) {
+  if (!getBasesAttr()) {
     if (getPathOutputs(*this).empty())
       return emitOpError("produces no output; list at least one with "
                          "imeta.output \"name\" = @field");
-    return success();
+    return verifyRowsOutputsOnce(*this);
   }
-  if (failed(resolve<PathOp>(*this, tables, getBaseAttr(), "path")))
-    return failure();
-  if (failed(pathChain(*this)))
+  for (Attribute a : getBasesAttr())
+    if (failed(resolve<PathOp>(*this, tables, cast<FlatSymbolRefAttr>(a),
+                               "path")))
+      return failure();
+  auto chain = pathChain(*this);
+  if (failed(chain))
     return emitOpError("cycle between paths through 'extends' ")
-           << getBaseAttr();
-  auto base = lookupSpecSymbol<PathOp>(*this, getBaseAttr());
-  SmallVector<OutputOp> inherited = getPathOutputs(base);
+           << basesText(*this);
+  SmallVector<OutputOp> inherited;
+  for (PathOp base : basesOf(*this))
+    llvm::append_range(inherited, getPathOutputs(base));
+  std::string named =
+      getBasesAttr().size() == 1 ? "base path " : "its base paths ";
   for (auto drop : getBody().front().getOps<DropOp>())
     if (llvm::none_of(inherited, [&](OutputOp o) {
           return o.getName() == drop.getName();
         }))
       return drop.emitOpError("drops '")
-             << drop.getName() << "', which base path " << getBaseAttr()
+             << drop.getName() << "', which " << named << basesText(*this)
              << " does not output";
   if (getPathOutputs(*this).empty())
     return emitOpError("drops every output of ")
-           << getBaseAttr() << "; a path produces at least one";
-  return success();
+           << basesText(*this) << "; a path produces at least one";
+  return verifyRowsOutputsOnce(*this);
 }
 
 SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
@@ -476,6 +568,24 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
     if (*fill < INT32_MIN || *fill > INT32_MAX)
       return emitOpError("output '")
              << getName() << "': fill(" << *fill << ") does not fit i32";
+  }
+  if (FlatSymbolRefAttr rows = getRowsAttr()) {
+    auto field = dyn_cast<FieldOp>(def);
+    if (!getFill())
+      return emitOpError("output '")
+             << getName() << "': rows(" << rows << ") needs fill(v), the "
+             << "value of the rows past the field's";
+    if (!field || field.getDomain() == Domain::scalar || getRatios(field))
+      return emitOpError("output '")
+             << getName() << "': rows(" << rows << ") is for an unbucketed "
+             << "'rows' or 'seq' field";
+    auto len = dyn_cast_or_null<FieldOp>(
+        tables.lookupNearestSymbolFrom(*this, rows));
+    if (!len || len.getDomain() != Domain::scalar || hasColumns(len) ||
+        getRatios(len) || !len.getElementType().isInteger(32))
+      return emitOpError("output '")
+             << getName() << "': rows(" << rows << ") must name an "
+             << "unbucketed i32 scalar field";
   }
   return success();
 }
@@ -723,12 +833,20 @@ LogicalResult GatherOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
-  if (failed(field) || failed(checkFlatField(*this, *field, "field")))
+  if (failed(field))
     return failure();
-  if (field->getDomain() != Domain::seq)
+  if (field->getDomain() == Domain::rows)
     return emitOpError("reduces ")
-           << getFieldAttr() << ", which is not a 'seq' field; a reduction "
-           << "runs over the batch's sequences";
+           << getFieldAttr() << ", a 'rows' field; a reduction runs over "
+           << "the batch's sequences (a 'seq' field) or a scalar's columns";
+  if (field->getDomain() == Domain::scalar && !hasColumns(*field))
+    return emitOpError("reduces ")
+           << getFieldAttr() << ", a scalar of one value; read it with "
+           << "imeta.get";
+  if (field->getLive())
+    return emitOpError("reduces ")
+           << getFieldAttr() << ", whose columns past 'live' are "
+           << "unspecified; reduce a field without 'live'";
   FormulaContext ctx = getFormulaContext(*this);
   if (ctx.domain != Domain::scalar)
     return emitOpError("is only valid in a 'scalar' field or rule (one value "
@@ -754,6 +872,17 @@ static FailureOr<PrefixSumOp> verifyPrefixUse(OpT op,
   if (src && failed(checkResultType(op, src.getElementType(),
                                     op.getPrefixAttr())))
     return failure();
+  bool perColumn = src && hasColumns(src);
+  if (perColumn && !op.getColumn())
+    return op.emitOpError("reads ")
+           << op.getPrefixAttr() << ", a sum per column of "
+           << sum->getSourceAttr() << ": name the column, "
+           << (isa<PrefixAtOp>(op.getOperation()) ? "[i, column]"
+                                                  : "[column]");
+  if (!perColumn && op.getColumn())
+    return op.emitOpError("reads a column of ")
+           << op.getPrefixAttr() << ", but " << sum->getSourceAttr()
+           << " has one value a sequence";
   return sum;
 }
 

@@ -224,7 +224,9 @@ def IMeta_PrefixSumOp : IMeta_Op<"prefix_sum", [Symbol, HasParent<"SpecOp">,
   let summary = "a prefix sum of a per-sequence field";
   let description = [{
     Its convention is part of its type; a bucketed source gives a bucketed
-    sum.
+    sum. A source with several values a sequence (K yielded values, or
+    `cols(@w)`) gives one sum per column, read with
+    `imeta.prefix_at @cu[%i, %col]` and `imeta.prefix_total @cu[%col]`.
 
     ```mlir
     imeta.prefix_sum @cu_seqlens_q = @q : !imeta.prefix<exclusive>
@@ -282,7 +284,10 @@ def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
     output names, and holds the rules specific to its batches. A path that
     `extends` another has all of its outputs and rules; an output of the
     same name replaces the base's (in the base's position), and
-    `imeta.drop "name"` leaves the base's out. `needs` lists the optional
+    `imeta.drop "name"` leaves the base's out. A path may extend several
+    (`extends @prompt_yoco, @prompt_cp`): their paths in order, each
+    common base once (its outputs and rules first), a later one's output
+    replacing an earlier one's of the same name. `needs` lists the optional
     config parameters and inputs its batches must give (with its base's):
     a batch without one is refused, naming the key, the path and the
     parameter's rule; other paths ignore them.
@@ -301,11 +306,11 @@ def IMeta_PathOp : IMeta_Op<"path", [Symbol, HasParent<"SpecOp">,
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, IMeta_Target:$target,
-                       OptionalAttr<FlatSymbolRefAttr>:$base,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$bases,
                        OptionalAttr<FlatSymbolRefArrayAttr>:$needs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name `target` `(` $target `)` (`extends` $base^)?
+    $sym_name `target` `(` $target `)` (`extends` custom<PathBases>($bases)^)?
     (`needs` $needs^)? attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
@@ -339,14 +344,25 @@ def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,
     largest batch reads `v` in its padding (vLLM pads `slot_mapping` with
     -1). Not for a scalar output; 0 or 1 for a bool one.
 
+    `fill(v) rows(@len)` gives the output `len` rows, a scalar field at
+    least the field's row count (an error naming the output otherwise):
+    the rows past the field's are `v`, and the buffer's shape is [len]
+    (a list every rank pads to the same length, SPEC-variants.md §5). Not
+    for a bucketed field.
+
     ```mlir
     imeta.output "klen" = @klen   // klen.4, klen.128, ...
     imeta.output "slot_mapping" = @slot_mapping fill(-1)
+    imeta.output "contrib_index" = @contrib_rows fill(-1) rows(@pad_len)
     ```
   }];
   let arguments = (ins StrAttr:$name, FlatSymbolRefAttr:$source,
-                       OptionalAttr<I64Attr>:$fill);
-  let assemblyFormat = "$name `=` $source (`fill` `(` $fill^ `)`)? attr-dict";
+                       OptionalAttr<I64Attr>:$fill,
+                       OptionalAttr<FlatSymbolRefAttr>:$rows);
+  let assemblyFormat = [{
+    $name `=` $source (`fill` `(` $fill^ `)`)? (`rows` `(` $rows^ `)`)?
+    attr-dict
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -543,17 +559,22 @@ def IMeta_PrefixAtOp : IMeta_FormulaOp<"prefix_at", [
   let description = [{
     The stated convention must be the sum's own. For an exclusive sum,
     entry i is the start of sequence i (0 <= i <= N); for an inclusive one,
-    the end (0 <= i < N).
+    the end (0 <= i < N). A sum of a field with columns has one sum per
+    column: its entry is read at `[i, column]`.
 
     ```mlir
     %start = imeta.prefix_at @cu_seqlens_q[%i] : !imeta.prefix<exclusive> -> i32
+    %k = imeta.prefix_at @cu_kept_by_rank[%i, %rank] : !imeta.prefix<exclusive> -> i32
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$prefix, I32:$index,
+                       Optional<I32>:$column,
                        TypeAttrOf<IMeta_PrefixType>:$type);
   let results = (outs IMeta_Int:$result);
-  let assemblyFormat =
-      "$prefix `[` $index `]` attr-dict `:` $type `->` type($result)";
+  let assemblyFormat = [{
+    $prefix `[` $index (`,` $column^)? `]` attr-dict `:` $type `->`
+    type($result)
+  }];
 }
 
 def IMeta_PrefixTotalOp : IMeta_FormulaOp<"prefix_total", [
@@ -561,11 +582,17 @@ def IMeta_PrefixTotalOp : IMeta_FormulaOp<"prefix_total", [
     ["getFieldDependencies", "getFailureSubject"]> {
   let summary = "the total of a prefix sum (its last entry)";
   let description = [{
-    `%t = imeta.prefix_total @cu_compressed_seqlens_k : i32`
+    The total of a sum of a field with columns is per column,
+    `[column]`.
+
+    ```mlir
+    %t = imeta.prefix_total @cu_compressed_seqlens_k : i32
+    %k = imeta.prefix_total @cu_kept_by_rank[%rank] : i32
+    ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$prefix);
+  let arguments = (ins FlatSymbolRefAttr:$prefix, Optional<I32>:$column);
   let results = (outs IMeta_Int:$result);
-  let assemblyFormat = "$prefix attr-dict `:` type($result)";
+  let assemblyFormat = "$prefix (`[` $column^ `]`)? attr-dict `:` type($result)";
 }
 
 def IMeta_RatioMinOp : IMeta_FormulaOp<"ratio_min", [
@@ -594,7 +621,10 @@ def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
   let description = [{
     Reduces a `seq` field's values over every sequence of the batch (in the
     current bucket where the field is bucketed): `sum`, `max` or `min`; 0
-    for a batch without sequences. Valid in `scalar` fields and rules: a
+    for a batch without sequences. A field with several values a point
+    (K yielded values, or `cols(@w)` without `live`) reduces over all of
+    them: a `scalar` one over its columns (the largest of a per-rank
+    count), a `seq` one over every sequence's columns. Valid in `scalar` fields and rules: a
     value computed once per batch, read elsewhere with `imeta.get`
     (vLLM's `max_query_len`, `max_seq_len`). A sum is checked to fit its
     type as every result is.

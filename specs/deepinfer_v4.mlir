@@ -759,18 +759,23 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @cp_mirror_rows seq = "2 * cp_piece"
   imeta.prefix_sum @cu_mirror = @cp_mirror_rows : !imeta.prefix<exclusive>
   imeta.field @cp_mirror_len scalar = "total(cu_mirror)"
-  // Mirror row m (m = j within the sequence) takes local row u: piece
-  // b = rho (first half) or 2p - 1 - rho (second), row m % ps of it.
-  imeta.formula @mirror_row(m) = "ps = cp_piece; h = m / ps; b = h == 0 ? cp_rank : 2 * cp_size - 1 - cp_rank; b * ps + m - h * ps"
+  // Mirror row m (m = j within the sequence) of pieces of ps rows takes
+  // local row u: piece b = rho (first half) or 2p - 1 - rho (second), row
+  // m % ps of it.
+  imeta.formula @mirror_row(m, ps) = "h = m / ps; b = h == 0 ? cp_rank : 2 * cp_size - 1 - cp_rank; b * ps + m - h * ps"
+  // Local row u of a sequence whose mirror starts at `start` in every
+  // rank's mirror of `len` rows: its row in their all-gather. Rank
+  // rho' = b or 2p - 1 - b holds piece b, in its first or second half.
+  imeta.formula @mirror_reverse(u, ps, len, start) = "b = u / ps; low = b < cp_size; rk = low ? b : 2 * cp_size - 1 - b; rk * len + start + (low ? 0 : ps) + u % ps"
   // Its row in the sequence's query rows, -1 on a pad row: what the
   // gathered fields read (a negative row gathers the pad value).
-  imeta.field @mirror_local rows(@cp_mirror_rows) = "u = mirror_row(j); u < q ? u : -1"
+  imeta.field @mirror_local rows(@cp_mirror_rows) = "u = mirror_row(j, cp_piece); u < q ? u : -1"
   imeta.field @mirror_cp_index rows(@cp_mirror_rows) = "mirror_local >= 0 ? cu_seqlens_q[i] + mirror_local : -1"
   imeta.field @cp_positions rows(@cp_mirror_rows) = "gather(positions, mirror_local)"
   imeta.field @cp_gate_force_random rows(@cp_mirror_rows) = "gather(gate_force_random, mirror_local)" : i1
-  imeta.field @cp_valid_token_mask rows(@cp_mirror_rows) = "mirror_row(j) < q && !is_placeholder" : i1
-  imeta.field @cp_ks rows(@cp_mirror_rows) over @sparse_ratios = "mirror_row(j) < q ? compressed_start : 0"
-  imeta.field @cp_ke rows(@cp_mirror_rows) over @sparse_ratios = "u = mirror_row(j); u < q ? compressed_start + (query_start + u + 1) / n : 0"
+  imeta.field @cp_valid_token_mask rows(@cp_mirror_rows) = "mirror_row(j, cp_piece) < q && !is_placeholder" : i1
+  imeta.field @cp_ks rows(@cp_mirror_rows) over @sparse_ratios = "mirror_row(j, cp_piece) < q ? compressed_start : 0"
+  imeta.field @cp_ke rows(@cp_mirror_rows) over @sparse_ratios = "u = mirror_row(j, cp_piece); u < q ? compressed_start + (query_start + u + 1) / n : 0"
   // The expansions under CP (§3): the prompt's rows gathered through the
   // mirror, all columns -1 on a pad row. Gathered as the per-row values
   // they expand (the SWA pivots, the visible compressed length), then
@@ -785,9 +790,7 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @cp_visible_compressed rows(@cp_mirror_rows) over @dense_ratios = "gather(visible_compressed, mirror_local)"
   imeta.field @cp_kv_ca_index rows(@cp_mirror_rows) over @dense_ratios cols(@kv_ca_width) =
       "mirror_local >= 0 && col < cp_visible_compressed ? compressed_start + col : -1"
-  // Row u of sequence i in the all-gather of every rank's mirror: rank
-  // rho' = b or 2p - 1 - b holds piece b, in its first or second half.
-  imeta.field @mirror_cp_reverse_index rows(@q) = "ps = cp_piece; b = j / ps; low = b < cp_size; rk = low ? b : 2 * cp_size - 1 - b; rk * cp_mirror_len + cu_mirror[i] + (low ? 0 : ps) + j % ps"
+  imeta.field @mirror_cp_reverse_index rows(@q) = "mirror_reverse(j, cp_piece, cp_mirror_len, cu_mirror[i])"
 
   imeta.path @prompt_cp target(cpu) extends @prompt needs [@cp_size, @cp_rank] {
     imeta.require "R7" "cp_rank < cp_size" scalar = "cp_rank < cp_size"
@@ -860,6 +863,53 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.output "yoco_consumer_ke" = @yoco_consumer_ke
     imeta.output "yoco_consumer_kv_ca_index_offset_len" = @yoco_consumer_kv_ca_index_offset_len
     imeta.output "yoco_consumer_swa_index_pivots" = @yoco_consumer_swa_index_pivots
+  }
+
+  //===--------------------------------------------------------------------===//
+  // YoCo under CP (SPEC-variants.md §5): compact first, then mirror. The
+  // compact mirror is MIRROR(kc, rho); the full mirror's kept rows (u >=
+  // clip) are each rank's contribution to the boundary all-gather.
+  //===--------------------------------------------------------------------===//
+  imeta.field @yoco_cp_piece seq = "ceildiv(yoco_kept, 2 * cp_size)"
+  imeta.field @yoco_cp_mirror_rows seq = "2 * yoco_cp_piece"
+  imeta.prefix_sum @yoco_cu_mirror = @yoco_cp_mirror_rows : !imeta.prefix<exclusive>
+  imeta.field @yoco_cp_mirror_len scalar = "total(yoco_cu_mirror)"
+  // A compact-mirror row's kept-row offset, -1 on a pad row.
+  imeta.field @yoco_mirror_local rows(@yoco_cp_mirror_rows) = "u = mirror_row(j, yoco_cp_piece); u < yoco_kept ? u : -1"
+  imeta.field @yoco_consumer_mirror_cp_index rows(@yoco_cp_mirror_rows) = "yoco_mirror_local >= 0 ? yoco_cu_qc[i] + yoco_mirror_local : -1"
+  imeta.field @yoco_consumer_mirror_cp_reverse_index rows(@yoco_kept) = "mirror_reverse(j, yoco_cp_piece, yoco_cp_mirror_len, yoco_cu_mirror[i])"
+  imeta.field @yoco_consumer_cp_positions rows(@yoco_cp_mirror_rows) = "gather(yoco_consumer_positions, yoco_mirror_local)"
+  imeta.field @yoco_consumer_cp_valid_token_mask rows(@yoco_cp_mirror_rows) = "yoco_mirror_local >= 0 && !is_placeholder" : i1
+  imeta.field @yoco_consumer_cp_ks rows(@yoco_cp_mirror_rows) over @sparse_ratios = "gather(yoco_consumer_ks, yoco_mirror_local)"
+  imeta.field @yoco_consumer_cp_ke rows(@yoco_cp_mirror_rows) over @sparse_ratios = "gather(yoco_consumer_ke, yoco_mirror_local)"
+  // The rows of piece b of the full chunk that survive compaction.
+  imeta.formula @kept_in_piece(b) = "ps = cp_piece; max(min(ps * (b + 1), q) - max(ps * b, yoco_clip), 0)"
+  imeta.field @yoco_cp_kept_by_rank seq cols(@cp_size) = "kept_in_piece(col) + kept_in_piece(2 * cp_size - 1 - col)"
+  imeta.prefix_sum @yoco_cp_cu_kept = @yoco_cp_kept_by_rank : !imeta.prefix<exclusive>
+  imeta.field @yoco_cp_contrib scalar cols(@cp_size) = "total(yoco_cp_cu_kept, col)"
+  imeta.field @yoco_cp_contrib_pad_len scalar = "max_of(yoco_cp_contrib)"
+  // This rank's contribution: its full-mirror rows that survive, in order
+  // (those of its first piece, then of its second).
+  imeta.field @yoco_cp_kept_mine seq = "kept_in_piece(cp_rank) + kept_in_piece(2 * cp_size - 1 - cp_rank)"
+  imeta.field @yoco_cp_contrib_rows rows(@yoco_cp_kept_mine) = "ps = cp_piece; n0 = kept_in_piece(cp_rank); first = j < n0; b = first ? cp_rank : 2 * cp_size - 1 - cp_rank; cu_mirror[i] + (first ? 0 : ps) + max(ps * b, yoco_clip) - ps * b + (first ? j : j - n0)"
+  // A compact-mirror row's place in the all-gather of every rank's
+  // contribution: its global row's piece b is held by rank rk.
+  imeta.field @yoco_cp_boundary_index rows(@yoco_cp_mirror_rows) = "u = yoco_mirror_local; jj = yoco_clip + max(u, 0); ps = cp_piece; b = jj / ps; low = b < cp_size; rk = low ? b : 2 * cp_size - 1 - b; t = yoco_cp_cu_kept[i, rk] + (low ? 0 : kept_in_piece(rk)) + jj - max(ps * b, yoco_clip); u < 0 ? -1 : rk * yoco_cp_contrib_pad_len + t"
+
+  // prompt_yoco's fields and prompt_cp's (the full mirror, for the layers
+  // before the boundary), then the compact mirror.
+  imeta.path @prompt_yoco_cp target(cpu) extends @prompt_yoco, @prompt_cp {
+    // The compact mirror and the boundary redistribution.
+    imeta.output "yoco_consumer_cp_mirror_len" = @yoco_cp_mirror_len
+    imeta.output "yoco_consumer_mirror_cp_index" = @yoco_consumer_mirror_cp_index
+    imeta.output "yoco_consumer_mirror_cp_reverse_index" = @yoco_consumer_mirror_cp_reverse_index
+    imeta.output "yoco_consumer_cp_positions" = @yoco_consumer_cp_positions
+    imeta.output "yoco_consumer_cp_valid_token_mask" = @yoco_consumer_cp_valid_token_mask
+    imeta.output "yoco_consumer_cp_ks" = @yoco_consumer_cp_ks
+    imeta.output "yoco_consumer_cp_ke" = @yoco_consumer_cp_ke
+    imeta.output "yoco_consumer_cp_contrib_pad_len" = @yoco_cp_contrib_pad_len
+    imeta.output "yoco_cp_contrib_index" = @yoco_cp_contrib_rows fill(-1) rows(@yoco_cp_contrib_pad_len)
+    imeta.output "yoco_cp_boundary_index" = @yoco_cp_boundary_index
   }
 
   //===--------------------------------------------------------------------===//

@@ -84,18 +84,28 @@ llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
     return src.takeError();
   out.domain = Domain::seq;
   out.isPrefix = true;
+  // One sum per column: entry i of column c at data[i * width + c].
+  const unsigned width = (*src)->width;
+  out.width = width;
+  out.hasCols = (*src)->hasCols;
   bool exclusive = sum.getConvention() == Convention::exclusive;
-  int64_t acc = 0;
+  std::vector<int64_t> acc(width, 0);
   if (exclusive)
-    out.data.push_back(0);
-  for (auto [i, v] : llvm::enumerate((*src)->data)) {
-    acc += v;
-    if (acc > INT32_MAX || acc < INT32_MIN)
-      return fail(formatv("sequence {0}: i32 overflow: the sum reaches {1}{2}",
-                          i, acc, overflowSuffix()));
-    out.data.push_back(acc);
-  }
-  out.points = out.data.size();
+    out.data.assign(width, 0);
+  const std::vector<int64_t> &values = (*src)->data;
+  for (size_t i = 0; i < (*src)->numPoints(); ++i)
+    for (unsigned c = 0; c < width; ++c) {
+      acc[c] += values[i * width + c];
+      if (acc[c] > INT32_MAX || acc[c] < INT32_MIN)
+        return fail(formatv("sequence {0}{1}: i32 overflow: the sum reaches "
+                            "{2}{3}",
+                            i, out.hasCols || width > 1
+                                   ? formatv(", column {0}", c).str()
+                                   : std::string(),
+                            acc[c], overflowSuffix()));
+      out.data.push_back(acc[c]);
+    }
+  out.points = (*src)->numPoints() + (exclusive ? 1 : 0);
   return llvm::Error::success();
 }
 
@@ -245,6 +255,26 @@ llvm::Error Evaluator::checkRules(PathOp path) {
   return llvm::Error::success();
 }
 
+llvm::Expected<const FieldValue *>
+Evaluator::padToRows(OutputOp out, const FieldValue &value) {
+  auto len = evaluate(lookup(out.getRowsAttr()), 0);
+  if (!len)
+    return len.takeError();
+  int64_t rows = (*len)->data.front();
+  if (rows < int64_t(value.numPoints()))
+    return fail(formatv("rows(@{0}) = {1}, fewer than the {2} rows of '{3}'",
+                        out.getRows(), rows, value.numPoints(),
+                        out.getSource()));
+  if (rows > kMaxValues / std::max<int64_t>(value.width, 1))
+    return fail(formatv("rows(@{0}) = {1} rows of {2} values: more than the "
+                        "reference evaluator holds",
+                        out.getRows(), rows, value.width));
+  auto &copy = padded.emplace_back(std::make_unique<FieldValue>(value));
+  copy->data.resize(size_t(rows) * copy->width, *out.getFill());
+  copy->points = size_t(rows);
+  return copy.get();
+}
+
 llvm::Expected<std::vector<OutputValue>>
 Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
   std::vector<OutputValue> outputs;
@@ -277,7 +307,14 @@ Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
       auto value = evaluate(def, ratio);
       if (!value)
         return within(value.takeError(), "output '" + name + "'");
-      outputs.push_back({name, *value});
+      const FieldValue *result = *value;
+      if (out.getRowsAttr()) {
+        auto padded = padToRows(out, *result);
+        if (!padded)
+          return within(padded.takeError(), "output '" + name + "'");
+        result = *padded;
+      }
+      outputs.push_back({name, result});
     }
   }
   for (const std::string &w : only)

@@ -89,6 +89,9 @@ private:
                         int64_t &numCols, const FieldValue *&live);
   llvm::Error evaluatePrefix(PrefixSumOp sum, int64_t ratio, FieldValue &out);
   llvm::Error checkRule(RequireOp rule);
+  /// `value` padded with the output's fill to its `rows(@len)` rows.
+  llvm::Expected<const FieldValue *> padToRows(OutputOp out,
+                                              const FieldValue &value);
 
   SpecOp spec;
   const Batch &batch;
@@ -101,6 +104,8 @@ private:
   llvm::DenseMap<mlir::Attribute, mlir::Operation *> symbolCache;
   llvm::DenseMap<mlir::Attribute, int64_t> configCache;
   llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
+  /// Outputs padded to their `rows(@len)`.
+  std::vector<std::unique_ptr<FieldValue>> padded;
 };
 
 } // namespace imeta

@@ -21,8 +21,8 @@ llvm::json::Value imeta::toJson(const FieldValue &value) {
   };
   // A scalar field is one point: a number, or one row of K.
   if (value.domain == Domain::scalar && !value.isPrefix)
-    return value.width == 1 ? scalar(value.data.front())
-                            : llvm::json::Value(row(0));
+    return value.width == 1 && !value.hasCols ? scalar(value.data.front())
+                                              : llvm::json::Value(row(0));
   // One value a point prints flat, except a `cols` field: its rows are
   // lists whatever its run-time column count (the generated driver's form).
   llvm::json::Array rows;

@@ -500,10 +500,8 @@ void CudaEmitter::emitLaunchShape(CodeStream &cu, const PathPlan &plan) {
     cu.line("dc.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
     cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
     if (po.fill) {
+      // o_X_live: set by prepare.
       cu.line("dc.o_{0}_capacity = buffers[{1}].capacity;", po.name, k);
-      cu.line("for (int32_t b = 0; b < buffers[{1}].buckets; ++b) "
-              "dc.o_{0}_live[b] = buffers[{1}].rows[b];",
-              po.name, k);
     }
   }
 }

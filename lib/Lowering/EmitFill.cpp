@@ -175,7 +175,8 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
     cs.line("int64_t o_{0}_stride;  // elements between buckets", out.name);
     cs.line("int64_t o_{0}_width;", out.name);
     if (out.fill) {
-      cs.line("// Rows [live, capacity) of each bucket get fill({0}).",
+      cs.line("// Rows [live, capacity) of each bucket get fill({0}); live: "
+              "the field's rows.",
               *out.fill);
       cs.line("int64_t o_{0}_capacity, o_{0}_live[kMaxRatios];", out.name);
     }

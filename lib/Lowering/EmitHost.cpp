@@ -406,6 +406,8 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
   CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
                                   L.numBuckets(src.getRatiosAttr()))
                               .str());
+  if (L.isWideHostValue(sum))
+    return emitHostColumnSums(cs, sum);
   std::string acc = fused ? "acc_" + name + "[b]" : "acc";
   if (!fused) {
     cs.line("int64_t acc = 0;");
@@ -425,6 +427,30 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
             name, L.overflowSuffix());
   cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, L.hostLength(sum),
           excl ? " + 1" : "", acc);
+}
+
+/// In bucket `b`, one sum per column of a summand with several values a
+/// sequence (never fused: column by column).
+void HostEmitter::emitHostColumnSums(CodeStream &cs, PrefixSumOp sum) {
+  std::string name = sum.getSymName().str();
+  auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  bool excl = sum.getConvention() == Convention::exclusive;
+  cs.line("const int64_t w = {0};", L.hostWidth(sum));
+  cs.line("const int32_t *src = H.h_{0} + b * {1};", src.getSymName(),
+          L.hostStride(src));
+  cs.line("int32_t *sum = H.h_{0} + b * {1};", name, L.hostStride(sum));
+  CodeStream::Scope col(cs, "for (int64_t j = 0; j < w; ++j)");
+  cs.line("int64_t acc = 0;");
+  if (excl)
+    cs.line("sum[j] = 0;");
+  CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+  cs.line("acc += src[i * w + j];");
+  cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': "
+          "sequence \" + std::to_string(i) + \", column \" + "
+          "std::to_string(j) + \": i32 overflow: the sum reaches \" + "
+          "std::to_string(acc){1});",
+          name, L.overflowSuffix());
+  cs.line("sum[(i{0}) * w + j] = int32_t(acc);", excl ? " + 1" : "");
 }
 
 /// A rule, checked where it applies (per sequence, or once).
@@ -483,17 +509,21 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
   SmallVector<std::string> results;
   if (field.getCols()) {
     // Each column a point; those at or past live(i) unspecified (-1).
-    std::string live = L.columnCount(field, scope);
-    if (FieldOp liveField = L.liveField(field))
-      live = formatv("H.h_{0}[({1}) * N + i]", liveField.getSymName(),
-                     bucketIndex(st, scope, liveField.getRatiosAttr()));
-    cs.line("const int64_t cols = {0};", L.columnCount(field, scope));
-    cs.line("const int64_t live = {0};", live);
-    cs.line("if (live > cols) return failure(\"field '{0}': sequence \" + "
-            "std::to_string(i) + \": live columns (\" + "
-            "std::to_string(live) + \") exceed the \" + "
-            "std::to_string(cols) + \" columns of '{1}'\");",
-            name, *field.getCols());
+    std::string cols = L.columnCount(field, scope);
+    FieldOp liveField = L.liveField(field);
+    if (!liveField)
+      cs.line("const int64_t live = {0};", cols);
+    else {
+      cs.line("const int64_t cols = {0};", cols);
+      cs.line("const int64_t live = H.h_{0}[({1}) * N + i];",
+              liveField.getSymName(),
+              bucketIndex(st, scope, liveField.getRatiosAttr()));
+      cs.line("if (live > cols) return failure(\"field '{0}': sequence \" + "
+              "std::to_string(i) + \": live columns (\" + "
+              "std::to_string(live) + \") exceed the \" + "
+              "std::to_string(cols) + \" columns of '{1}'\");",
+              name, *field.getCols());
+    }
   }
   {
     CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
@@ -543,9 +573,13 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
   for (HostPass pass : hostPasses(plan)) {
     auto [k, end] = std::pair(pass.begin, pass.end);
     if (!pass.fused()) {
-      if (auto field = dyn_cast<FieldOp>(plan.host[k].op);
-          field && field.getCols() && L.isHostValue(field))
+      Operation *op = plan.host[k].op;
+      if (auto field = dyn_cast<FieldOp>(op); field && hasLateWidth(field))
         emitColumnsArray(cs, plan, field);
+      else if (isa<PrefixSumOp>(op) && hasLateWidth(op))
+        emitHostArray(cs, op,
+                      PathOp(plan.path).getTarget() == Target::gpu &&
+                          L.deviceHostValues(plan).contains(op));
       if (failed(emitOne(plan.host[k].op)))
         return failure();
       continue;
@@ -662,12 +696,18 @@ void HostEmitter::emitHostArrays(CodeStream &cs, const PathPlan &plan) {
   const bool gpu = PathOp(plan.path).getTarget() == Target::gpu;
   const llvm::SmallPtrSet<Operation *, 16> onDevice =
       gpu ? L.deviceHostValues(plan) : llvm::SmallPtrSet<Operation *, 16>();
-  for (Operation *op : plan.needed) {
-    // A `cols` field's width is known once its host step is reached.
-    auto field = dyn_cast<FieldOp>(op);
-    if (L.isHostValue(op) && !(field && field.getCols()))
+  for (Operation *op : plan.needed)
+    if (L.isHostValue(op) && !hasLateWidth(op))
       emitHostArray(cs, op, onDevice.contains(op));
-  }
+}
+
+/// A `cols` field's width, and its sum's, is known once its host step is
+/// reached: their arrays are allocated there.
+bool HostEmitter::hasLateWidth(Operation *op) {
+  auto field = dyn_cast<FieldOp>(op);
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    field = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  return field && field.getCols();
 }
 
 /// One host-stage array: in the staging where the kernel reads it.
@@ -704,11 +744,17 @@ void HostEmitter::emitColumnsArray(CodeStream &cs, const PathPlan &plan,
             name, *field.getCols());
     cs.line("if (w > c.hw_{0}) c.hw_{0} = w;", name);
   }
-  cs.line("if (c.hw_{0} > 0 && N > (int64_t(1) << 28) / c.hw_{0} / {1}) "
-          "return failure(\"field '{0}': \" + std::to_string(N) + \" "
-          "sequences of \" + std::to_string(c.hw_{0}) + \" columns: more "
-          "than 2^28 values\");",
-          name, L.numBuckets(set));
+  if (field.getDomain() == Domain::scalar)
+    cs.line("if (c.hw_{0} > (int64_t(1) << 28) / {1}) return failure("
+            "\"field '{0}': \" + std::to_string(c.hw_{0}) + \" columns: "
+            "more than 2^28 values\");",
+            name, L.numBuckets(set));
+  else
+    cs.line("if (c.hw_{0} > 0 && N > (int64_t(1) << 28) / c.hw_{0} / {1}) "
+            "return failure(\"field '{0}': \" + std::to_string(N) + \" "
+            "sequences of \" + std::to_string(c.hw_{0}) + \" columns: more "
+            "than 2^28 values\");",
+            name, L.numBuckets(set));
   emitHostArray(cs, field,
                 PathOp(plan.path).getTarget() == Target::gpu &&
                     L.deviceHostValues(plan).contains(field));
@@ -805,7 +851,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
       } else {
         FormulaScope scope;
         scope.ratios = po.ratios;
-        cs.line("cols[b] = {0};", L.columnCount(cast<FieldOp>(po.def), scope));
+        cs.line("cols[b] = {0};", L.columnCount(L.valuesField(po.def), scope));
       }
       cs.line("width = width > cols[b] ? width : cols[b];");
     }
@@ -835,6 +881,14 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
     {
       CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
       cs.line("const int64_t rows = {0};", L.outputRows(po));
+      if (po.rowsLen)
+        cs.line("if (rows < {0}) return failure(\"output '{1}': rows(@{2}) "
+                "= \" + std::to_string(rows) + \", fewer than the \" + "
+                "std::to_string({0}) + \" rows of '{3}'\");",
+                L.liveRows(po), po.name, symName(po.rowsLen),
+                symName(po.def));
+      if (po.fill)
+        cs.line("c.o_{0}_live[b] = {1};", po.name, L.liveRows(po));
       cs.line("if (fill && (!buf.data || rows > buf.capacity)) return "
               "failure(\"output '{0}\" + std::string({1}) + \"': needs \" + "
               "std::to_string(rows) + \" rows, the buffer holds \" + "
@@ -962,9 +1016,9 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
     cs.line("Buffer &buf = buffers[{0}];", k);
     cs.line("auto *dst = static_cast<{0} *>(buf.data);", elemType(po.isBool));
     cs.line("for (int32_t b = 0; b < buf.buckets; ++b) std::fill(dst + b * "
-            "buf.bucket_stride + buf.rows[b] * buf.width, dst + b * "
+            "buf.bucket_stride + c.o_{2}_live[b] * buf.width, dst + b * "
             "buf.bucket_stride + buf.capacity * buf.width, {0}({1}));",
-            elemType(po.isBool), *po.fill);
+            elemType(po.isBool), *po.fill, po.name);
   }
   cs.line("return st;");
 }

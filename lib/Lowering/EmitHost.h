@@ -56,6 +56,7 @@ private:
                                    std::vector<std::string> &ruleMessages,
                                    bool fused);
   void emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused);
+  void emitHostColumnSums(CodeStream &cs, PrefixSumOp sum);
   mlir::LogicalResult emitHostRule(CodeStream &cs, RequireOp rule,
                                    std::vector<std::string> &ruleMessages,
                                    bool fused);
@@ -70,6 +71,7 @@ private:
   mlir::LogicalResult emitPrepare(CodeStream &cs, const PathPlan &plan);
   void emitHostArrays(CodeStream &cs, const PathPlan &plan);
   void emitHostArray(CodeStream &cs, mlir::Operation *op, bool onDevice);
+  static bool hasLateWidth(mlir::Operation *op);
   void emitColumnsArray(CodeStream &cs, const PathPlan &plan, FieldOp field);
   void emitRowStarts(CodeStream &cs, const PathPlan &plan);
   void emitColumnChecks(CodeStream &cs, const PathPlan &plan);

@@ -23,7 +23,7 @@ LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) 
   llvm::DenseMap<Operation *, std::string> fieldRange;
   auto hostArray = [&](Operation *op) {
     return formatv("r_span(c.h_{0}, {1} * {2})", symName(op),
-                   L.numBuckets(getRatios(op)), L.hostLength(op))
+                   L.numBuckets(getRatios(op)), L.hostStride(op))
         .str();
   };
   auto rowsField = [&](FieldOp f) { return fieldRange.lookup(f); };

@@ -105,7 +105,7 @@ bool SpecLayout::isHostValue(Operation *op) {
 
 bool SpecLayout::inContext(Operation *op) {
   auto field = dyn_cast<FieldOp>(op);
-  return field && field.getDomain() == Domain::scalar;
+  return field && field.getDomain() == Domain::scalar && !field.getCols();
 }
 
 const char *SpecLayout::hostElem(Operation *op) {
@@ -121,8 +121,14 @@ std::string SpecLayout::hostLength(Operation *op) {
   return cast<FieldOp>(op).getDomain() == Domain::seq ? "N" : "1";
 }
 
+FieldOp SpecLayout::valuesField(Operation *op) {
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    return lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  return dyn_cast<FieldOp>(op);
+}
+
 bool SpecLayout::isWideHostValue(Operation *op) {
-  auto field = dyn_cast<FieldOp>(op);
+  FieldOp field = valuesField(op);
   return field && isHostValue(op) &&
          (field.getWidth() != 1 || field.getCols());
 }
@@ -130,7 +136,7 @@ bool SpecLayout::isWideHostValue(Operation *op) {
 std::string SpecLayout::hostWidth(Operation *op) {
   if (!isWideHostValue(op))
     return "1";
-  auto field = cast<FieldOp>(op);
+  FieldOp field = valuesField(op);
   if (field.getCols())
     return "c.hw_" + field.getSymName().str();
   return std::to_string(field.getWidth());
@@ -159,6 +165,12 @@ std::string SpecLayout::columnCount(FieldOp field,
 }
 
 std::string SpecLayout::outputRows(const PlannedOutput &out) const {
+  if (out.rowsLen)
+    return formatv("int64_t(H.h_{0}[0])", symName(out.rowsLen)).str();
+  return liveRows(out);
+}
+
+std::string SpecLayout::liveRows(const PlannedOutput &out) const {
   if (auto sum = dyn_cast<PrefixSumOp>(out.def))
     return hostLength(sum);
   auto field = cast<FieldOp>(out.def);

@@ -85,7 +85,8 @@ public:
   /// that is not a rows field.
   static bool isHostValue(mlir::Operation *op);
   /// Whether a host-stage value lives in the context itself (a scalar
-  /// field: at most kMaxRatios values) rather than behind a pointer: it
+  /// field of fixed width: at most kMaxRatios times K values) rather than
+  /// behind a pointer: it
   /// arrives with the context, one dependent load fewer on the device.
   static bool inContext(mlir::Operation *op);
   /// The C++ type of a host-stage array's entries: int32_t for an i1 or
@@ -96,10 +97,14 @@ public:
   static std::string hostLength(mlir::Operation *op);
   /// Entries per point of a host-stage value: 1 for a flat one, K for a
   /// field yielding K values, `c.hw_X` (the widest bucket's column
-  /// count, set by the field's host step) for a `cols` field.
+  /// count, set by the field's host step) for a `cols` field; a prefix
+  /// sum's is its summand's (one sum per column).
   static std::string hostWidth(mlir::Operation *op);
   /// Entries of a host-stage value per bucket: points times width.
   static std::string hostStride(mlir::Operation *op);
+  /// The field whose values a point of `op` holds: `op` itself, or a
+  /// sum's summand (one sum per column of it).
+  static FieldOp valuesField(mlir::Operation *op);
   /// Whether a host-stage value holds more than one entry per point.
   static bool isWideHostValue(mlir::Operation *op);
 
@@ -110,8 +115,11 @@ public:
   /// parameter, or a scalar field's host-stage value).
   std::string columnCount(FieldOp field, const FormulaScope &scope) const;
   /// The rows an output has in each bucket (host-side expression, in
-  /// terms of `b`).
+  /// terms of `b`): its `rows(@len)`, else the field's.
   std::string outputRows(const PlannedOutput &out) const;
+  /// The rows the field itself writes in each bucket (the rest, up to the
+  /// capacity, get the declared fill).
+  std::string liveRows(const PlannedOutput &out) const;
 
   /// Inputs the fill functions of `plan` read: these travel to the device.
   static llvm::SetVector<mlir::Operation *> deviceInputs(const PathPlan &plan);

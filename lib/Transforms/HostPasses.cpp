@@ -1,6 +1,7 @@
 //===- HostPasses.cpp - a host stage's passes over the sequences ----------===//
 
 #include "lib/Transforms/HostPasses.h"
+#include "dialect/IMetaSymbols.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -10,12 +11,13 @@ using namespace imeta;
 /// Whether a host step can join a loop over sequences: a per-sequence
 /// field or rule, or a prefix sum.
 static bool isPerSequence(Operation *op) {
-  if (isa<PrefixSumOp>(op))
-    return true;
+  if (auto sum = dyn_cast<PrefixSumOp>(op))
+    op = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
   if (auto rule = dyn_cast<RequireOp>(op))
     return rule.getDomain() == Domain::seq;
   auto field = cast<FieldOp>(op);
-  // A field with columns is written column by column, on its own.
+  // A field with columns is written column by column, on its own, and so
+  // is its sum.
   return field.getDomain() == Domain::seq && field.getWidth() == 1 &&
          !field.getCols();
 }

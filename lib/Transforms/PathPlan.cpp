@@ -46,6 +46,9 @@ std::string imeta::bufferLayout(Operation *def) {
   std::string rows, width = "1", type = "i32";
   if (auto sum = dyn_cast<PrefixSumOp>(def)) {
     rows = sum.getConvention() == Convention::exclusive ? "N+1" : "N";
+    auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+    width = src.getCols() ? src.getCols()->str()
+                          : std::to_string(src.getWidth());
   } else {
     auto field = cast<FieldOp>(def);
     switch (field.getDomain()) {
@@ -92,8 +95,11 @@ PathPlan imeta::defaultPlan(PathOp path) {
     scheduleHost(rule);
     plan.host.push_back({rule});
   }
-  for (OutputOp out : getPathOutputs(path))
+  for (OutputOp out : getPathOutputs(path)) {
     scheduleHost(SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr()));
+    if (FlatSymbolRefAttr len = out.getRowsAttr())
+      scheduleHost(SymbolTable::lookupNearestSymbolFrom(out, len));
+  }
 
   // Fill stage: rows fields grouped by row count, in dependency order.
   for (Operation *op : plan.needed) {
@@ -117,9 +123,16 @@ PathPlan imeta::defaultPlan(PathOp path) {
     po.def = def;
     po.ratios = getRatios(def);
     po.fill = out.getFill();
+    if (FlatSymbolRefAttr len = out.getRowsAttr())
+      po.rowsLen = SymbolTable::lookupNearestSymbolFrom(out, len);
     if (auto field = dyn_cast<FieldOp>(def)) {
       po.width = field.getCols() ? 0 : field.getWidth();
       po.isBool = field.getElementType().isInteger(1);
+    } else {
+      // A sum per column is as wide as its summand.
+      auto src = lookupSpecSymbol<FieldOp>(def, cast<PrefixSumOp>(def)
+                                                    .getSourceAttr());
+      po.width = src.getCols() ? 0 : src.getWidth();
     }
     po.layout = bufferLayout(def);
     plan.outputs.push_back(po);

@@ -43,6 +43,9 @@ struct PlannedOutput {
   bool isBool = false;
   /// The value of the buffer's rows past the live ones (`fill(v)`).
   std::optional<int64_t> fill;
+  /// The scalar field giving the output's row count (`rows(@len)`): rows
+  /// past the field's up to it are `fill`; null where the field's own.
+  mlir::Operation *rowsLen = nullptr;
   /// The stacked buffer it is written to: "[BUCKETS][ROWS][WIDTH] TYPE",
   /// e.g. "[ca_ratios][rows(q)][1] i32" (bucket b of a ratio set is the
   /// row view NAME.n, n the set's b-th ratio).

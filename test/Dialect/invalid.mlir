@@ -145,8 +145,12 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.config @w : i32
-  // expected-error @below {{'cols' needs a 'seq' or 'rows' domain}}
-  imeta.field @f scalar cols(@w) {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{'live' bounds a sequence's columns; a scalar's columns are all live}}
+  imeta.field @f scalar cols(@w) live(@n) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
   }
@@ -899,7 +903,7 @@ imeta.spec @s {
     imeta.yield %c : i32
   }
   imeta.field @f scalar {
-    // expected-error @below {{reduces @one, which is not a 'seq' field; a reduction runs over the batch's sequences}}
+    // expected-error @below {{reduces @one, a scalar of one value; read it with imeta.get}}
     %m = imeta.reduce sum @one : i32
     imeta.yield %m : i32
   }
@@ -1128,5 +1132,237 @@ imeta.spec @s {
   imeta.path @p target(cpu) {
     // expected-error @below {{output 'nq': fill(4294967296) does not fit i32}}
     imeta.output "nq" = @nq fill(4294967296)
+  }
+}
+
+// -----
+
+// Sums per column: the column named exactly where the sum has columns.
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @wide seq cols(@w) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @cu = @wide : !imeta.prefix<exclusive>
+  imeta.prefix_sum @flat = @n : !imeta.prefix<exclusive>
+  imeta.field @a seq {
+    %i = imeta.seq_index : i32
+    // expected-error @below {{'imeta.prefix_at' op reads @cu, a sum per column of @wide: name the column, [i, column]}}
+    %v = imeta.prefix_at @cu[%i] : !imeta.prefix<exclusive> -> i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @wide seq cols(@w) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @cu = @wide : !imeta.prefix<exclusive>
+  imeta.prefix_sum @flat = @n : !imeta.prefix<exclusive>
+  imeta.field @b scalar {
+    // expected-error @below {{'imeta.prefix_total' op reads @cu, a sum per column of @wide: name the column, [column]}}
+    %v = imeta.prefix_total @cu : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @wide seq cols(@w) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @cu = @wide : !imeta.prefix<exclusive>
+  imeta.prefix_sum @flat = @n : !imeta.prefix<exclusive>
+  imeta.field @c seq {
+    %i = imeta.seq_index : i32
+    // expected-error @below {{'imeta.prefix_at' op reads a column of @flat, but @n has one value a sequence}}
+    %v = imeta.prefix_at @flat[%i, %i] : !imeta.prefix<exclusive> -> i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @some seq cols(@w) live(@n) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{'imeta.prefix_sum' op summand @some has 'live' columns; a sum per column needs every column's value}}
+  imeta.prefix_sum @cu = @some : !imeta.prefix<exclusive>
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @some seq cols(@w) live(@n) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @m scalar {
+    // expected-error @below {{'imeta.reduce' op reduces @some, whose columns past 'live' are unspecified; reduce a field without 'live'}}
+    %v = imeta.reduce max @some : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @some seq cols(@w) live(@n) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @m scalar {
+    // expected-error @below {{'imeta.reduce' op reduces @r, a 'rows' field; a reduction runs over the batch's sequences (a 'seq' field) or a scalar's columns}}
+    %v = imeta.reduce max @r : i32
+    imeta.yield %v : i32
+  }
+}
+
+// rows(@len): with a fill, on an unbucketed rows or seq field, naming an
+// unbucketed i32 scalar.
+// -----
+
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @len scalar {
+    %c = arith.constant 4 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @rb rows(@n) over @set {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output 'a': rows(@len) needs fill(v), the value of the rows past the field's}}
+    imeta.output "a" = @r rows(@len)
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @len scalar {
+    %c = arith.constant 4 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @rb rows(@n) over @set {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output 'b': rows(@len) is for an unbucketed 'rows' or 'seq' field}}
+    imeta.output "b" = @rb fill(-1) rows(@len)
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @len scalar {
+    %c = arith.constant 4 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @rb rows(@n) over @set {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output 'c': rows(@n) must name an unbucketed i32 scalar field}}
+    imeta.output "c" = @r fill(-1) rows(@n)
+  }
+}
+
+// A rows field is written into one buffer: a path outputs it once.
+// -----
+
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @len scalar {
+    %c = arith.constant 4 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @rb rows(@n) over @set {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  // expected-error @below {{'imeta.path' op outputs rows field @r twice, as 'x' and 'y'; output it once, or define a second field that reads it (imeta.get)}}
+  imeta.path @p target(cpu) {
+    imeta.output "x" = @r
+    imeta.output "y" = @r
   }
 }

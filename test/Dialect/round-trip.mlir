@@ -116,6 +116,9 @@ imeta.spec @all_ops {
   imeta.path @r target(cpu) extends @p {
     imeta.drop "rows"
   }
+  // CHECK: imeta.path @s target(cpu) extends @q, @r {
+  imeta.path @s target(cpu) extends @q, @r {
+  }
 }
 
 // Optional config parameters, a path's needs, lists read as tables.
@@ -139,5 +142,43 @@ imeta.spec @tables {
   // CHECK: imeta.path @p target(cpu) needs [@lut] {
   imeta.path @p target(cpu) needs [@lut] {
     imeta.output "f" = @f
+  }
+}
+
+// Sums per column, reductions over columns, an output of a scalar's rows.
+// CHECK-LABEL: imeta.spec @columns
+imeta.spec @columns {
+  imeta.config @w : i32
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @wide seq cols(@w) {
+    %c = imeta.col_index : i32
+    imeta.yield %c : i32
+  }
+  imeta.prefix_sum @cu = @wide : !imeta.prefix<exclusive>
+  // CHECK: imeta.field @totals scalar cols(@w) {
+  imeta.field @totals scalar cols(@w) {
+    %c = imeta.col_index : i32
+    // CHECK: imeta.prefix_total @cu[%{{.*}}] : i32
+    %t = imeta.prefix_total @cu[%c] : i32
+    imeta.yield %t : i32
+  }
+  imeta.field @largest scalar {
+    // CHECK: imeta.reduce max @totals : i32
+    %m = imeta.reduce max @totals : i32
+    imeta.yield %m : i32
+  }
+  imeta.field @at rows(@n) {
+    %i = imeta.seq_index : i32
+    %j = imeta.row_index : i32
+    // CHECK: imeta.prefix_at @cu[%{{.*}}, %{{.*}}] : !imeta.prefix<exclusive> -> i32
+    %v = imeta.prefix_at @cu[%i, %j] : !imeta.prefix<exclusive> -> i32
+    imeta.yield %v : i32
+  }
+  imeta.path @p target(cpu) {
+    // CHECK: imeta.output "at" = @at fill(-1) rows(@largest)
+    imeta.output "at" = @at fill(-1) rows(@largest)
   }
 }

@@ -276,6 +276,87 @@ Fields imeta::ref::promptYoco(const Batch &b) {
   return out;
 }
 
+Fields imeta::ref::promptYocoCp(const Batch &b) {
+  const Config &c = b.config;
+  const int64_t N = b.sequences.size(), p = c.cpSize;
+  Fields out = promptYoco(b);
+  out["positions_cp"] = out["positions"];
+  out["gate_force_random_cp"] = out["gate_force_random"];
+  for (auto &kv : promptCpMirror(b))
+    out[kv.first] = kv.second;
+
+  // The compact mirror: MIRROR(kc, rho).
+  Yoco y = yocoOf(b);
+  std::vector<int64_t> q = queryLengths(b), cuQ = exclusive(q);
+  std::vector<int64_t> index = mirrorIndex(y.kept, p, c.cpRank);
+  out["yoco_consumer_cp_mirror_len"] = scalarField(int64_t(index.size()));
+  out["yoco_consumer_mirror_cp_index"] = flatField(index);
+  out["yoco_consumer_mirror_cp_reverse_index"] =
+      flatField(mirrorReverse(y.kept, p));
+  std::vector<int64_t> seqOf;
+  for (int64_t i = 0; i < N; ++i)
+    seqOf.insert(seqOf.end(), 2 * ceilDiv(y.kept[i], 2 * p), i);
+  Field pos = flatField({}), valid = flatField({}, true);
+  for (size_t m = 0; m < index.size(); ++m) {
+    const Sequence &s = b.sequences[seqOf[m]];
+    bool real = index[m] >= 0;
+    int64_t u = index[m] - y.cuQc[seqOf[m]];
+    pos.data.push_back(real ? s.seqlenK - y.kept[seqOf[m]] + u : 0);
+    valid.data.push_back(real && !s.isPlaceholder);
+  }
+  out["yoco_consumer_cp_positions"] = pos;
+  out["yoco_consumer_cp_valid_token_mask"] = valid;
+  for (int64_t n : c.sparseRatios) {
+    std::vector<int64_t> cuC = compressedStarts(b, n);
+    Field ks = flatField({}), ke = flatField({});
+    for (size_t m = 0; m < index.size(); ++m) {
+      bool real = index[m] >= 0;
+      ks.data.push_back(real ? cuC[seqOf[m]] : 0);
+      ke.data.push_back(real ? cuC[seqOf[m]] + (pos.data[m] + 1) / n : 0);
+    }
+    out[bucketName("yoco_consumer_cp_ks", n)] = ks;
+    out[bucketName("yoco_consumer_cp_ke", n)] = ke;
+  }
+
+  // Each rank's contribution: the rows of its full mirror that survive
+  // compaction (local row u >= clip), in mirror order; where each global
+  // row lands in the rank-major all-gather of them.
+  std::vector<std::vector<int64_t>> contrib(p);
+  std::vector<std::pair<int64_t, int64_t>> holder(cuQ.back(), {-1, -1});
+  int64_t padLen = 0;
+  for (int64_t rho = 0; rho < p; ++rho) {
+    std::vector<int64_t> full = mirrorIndex(q, p, rho);
+    for (size_t m = 0; m < full.size(); ++m) {
+      if (full[m] < 0)
+        continue;
+      int64_t i = std::upper_bound(cuQ.begin(), cuQ.end(), full[m]) -
+                  cuQ.begin() - 1;
+      if (full[m] - cuQ[i] < y.clip[i])
+        continue;
+      holder[full[m]] = {rho, int64_t(contrib[rho].size())};
+      contrib[rho].push_back(int64_t(m));
+    }
+    padLen = std::max(padLen, int64_t(contrib[rho].size()));
+  }
+  out["yoco_consumer_cp_contrib_pad_len"] = scalarField(padLen);
+  std::vector<int64_t> mine = contrib[c.cpRank];
+  mine.resize(padLen, -1);
+  out["yoco_cp_contrib_index"] = flatField(mine);
+  Field boundary = flatField({});
+  for (size_t m = 0; m < index.size(); ++m) {
+    if (index[m] < 0) {
+      boundary.data.push_back(-1);
+      continue;
+    }
+    int64_t i = seqOf[m];
+    int64_t row = cuQ[i] + y.clip[i] + (index[m] - y.cuQc[i]);
+    auto [rho, t] = holder[row];
+    boundary.data.push_back(rho * padLen + t);
+  }
+  out["yoco_cp_boundary_index"] = boundary;
+  return out;
+}
+
 Fields imeta::ref::promptEngram(const Batch &b) {
   const Config &c = b.config;
   Fields out = prompt(b);

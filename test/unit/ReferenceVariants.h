@@ -29,6 +29,9 @@ Fields promptCpMirror(const Batch &batch);
 Fields promptCpExpanded(const Batch &batch);
 /// prompt_yoco (§4): the prompt's fields, the mask and compact views.
 Fields promptYoco(const Batch &batch);
+/// prompt_yoco_cp (§5): prompt_yoco's fields, prompt_cp's (the full
+/// mirror), the compact mirror and the boundary redistribution.
+Fields promptYocoCp(const Batch &batch);
 /// prompt_engram (§6): the prompt's fields plus ngram_token_ids.
 Fields promptEngram(const Batch &batch);
 /// A random prompt batch with Engram keys: token ids below a small

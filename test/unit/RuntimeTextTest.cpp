@@ -111,6 +111,9 @@ TEST(RuntimeText, FailureWords) {
   EXPECT_EQ(imeta_failure_text(kEmptySet, "imeta.ratio_min", "",
                                "'ca_ratios'", 0, 0, 32, ""),
             "ratio set 'ca_ratios' is empty");
+  EXPECT_EQ(imeta_failure_text(kColumnOutOfRange, "imeta.prefix_at", "",
+                               "prefix sum 'cu'", 4, 2, 32, ""),
+            "column 4 out of range of prefix sum 'cu' (2 columns)");
 }
 
 /// A Buffer the caller has not sized is empty, holds one bucket and lets

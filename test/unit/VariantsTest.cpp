@@ -1,11 +1,13 @@
 //===- VariantsTest.cpp - the variant paths against SPEC-variants.md ------===//
 //
 // The variant paths of specs/deepinfer_v4.mlir (prompt_cp and its GPU
-// mirror, prompt_yoco, decode_varlen) on the reference evaluator and the
-// generated CPU code (through the driver), each compared field by field
-// with ReferenceVariants (SPEC-variants.md by hand) on random batches and
-// the edge batches of §8; the mirrors of all ranks together cover every
-// row once; batches breaking R7, R8 or R10 are refused by name.
+// mirror, prompt_yoco, prompt_yoco_cp, prompt_engram, decode_varlen) on
+// the reference evaluator and the generated CPU code (through the
+// driver), each compared field by field with ReferenceVariants
+// (SPEC-variants.md by hand) on random batches and the edge batches of
+// §8; the mirrors of all ranks together cover every row once, and their
+// boundary indices find every kept row; batches breaking R7, R8 or R10
+// are refused by name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -164,6 +166,16 @@ TEST(Variants, PromptYocoEqualsSpec) {
   }
 }
 
+TEST(Variants, PromptYocoCpEqualsSpec) {
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    ref::Batch b = ref::randomBatch(ref::PathKind::Prompt, seed + 5151);
+    check("prompt_yoco_cp", b, ref::promptYocoCp(b),
+          "seed " + std::to_string(seed));
+    if (HasFatalFailure())
+      return;
+  }
+}
+
 TEST(Variants, PromptEngramEqualsSpec) {
   for (uint64_t seed = 0; seed < kSeeds; ++seed) {
     ref::Batch b = ref::randomEngramBatch(seed);
@@ -213,6 +225,7 @@ TEST(Variants, EdgeBatchesEqualSpec) {
     check("prompt_cp_mirror", b, ref::promptCpMirror(b), what);
     check("prompt_cp_expanded", b, ref::promptCpExpanded(b), what);
     check("prompt_yoco", b, ref::promptYoco(b), what);
+    check("prompt_yoco_cp", b, ref::promptYocoCp(b), what);
   }
 }
 
@@ -233,6 +246,81 @@ TEST(Variants, WorkedExample) {
                                   10, 1, 8, 0, 10, 2, 8, 0, 10, 3}));
   check("prompt_cp", b, cp, "worked example");
   check("prompt_yoco", b, y, "worked example");
+  ref::Fields yc = ref::promptYocoCp(b);
+  EXPECT_EQ(yc["yoco_consumer_mirror_cp_index"].data,
+            (std::vector<int64_t>{1, -1, 3, 4}));
+  EXPECT_EQ(yc["yoco_consumer_cp_positions"].data,
+            (std::vector<int64_t>{6, 0, 1, 2}));
+  EXPECT_EQ(yc["yoco_consumer_cp_contrib_pad_len"].data,
+            (std::vector<int64_t>{4}));
+  EXPECT_EQ(yc["yoco_cp_contrib_index"].data,
+            (std::vector<int64_t>{1, 2, 4, 5}));
+  EXPECT_EQ(yc["yoco_cp_boundary_index"].data,
+            (std::vector<int64_t>{5, -1, 6, 7}));
+  check("prompt_yoco_cp", b, yc, "worked example");
+  b.config.cpRank = 0;
+  EXPECT_EQ(ref::promptYocoCp(b)["yoco_cp_contrib_index"].data,
+            (std::vector<int64_t>{4, -1, -1, -1}));
+  check("prompt_yoco_cp", b, ref::promptYocoCp(b), "worked example, rank 0");
+}
+
+/// Under YoCo and CP, over all ranks of the generated code: the compact
+/// mirrors hold every kept row once; every rank pads its contribution to
+/// the same length; and each compact-mirror row's boundary index points,
+/// in the rank-major all-gather of the contributions (each a full-mirror
+/// row of its rank), at that very row.
+TEST(Variants, BoundaryIndexFindsEveryKeptRow) {
+  int checked = 0;
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    ref::Batch b = ref::randomBatch(ref::PathKind::Prompt, seed + 313);
+    const int64_t p = b.config.cpSize;
+    std::vector<llvm::json::Object> ranks;
+    for (int64_t rho = 0; rho < p; ++rho) {
+      b.config.cpRank = rho;
+      Outcome o = run("prompt_yoco_cp", ref::toJson(b));
+      ASSERT_EQ(o.error, "") << "seed " << seed << ", rank " << rho;
+      ranks.push_back(std::move(*llvm::json::parse(o.driver)->getAsObject()));
+    }
+    auto ints = [](llvm::json::Object &o, llvm::StringRef name) {
+      std::vector<int64_t> v;
+      for (const llvm::json::Value &e : *o.getArray(name))
+        v.push_back(*e.getAsInteger());
+      return v;
+    };
+    const int64_t padLen =
+        *ranks[0].getInteger("yoco_consumer_cp_contrib_pad_len");
+    std::vector<int64_t> gathered; // global row of each all-gathered entry
+    for (llvm::json::Object &r : ranks) {
+      ASSERT_EQ(*r.getInteger("yoco_consumer_cp_contrib_pad_len"), padLen);
+      std::vector<int64_t> contrib = ints(r, "yoco_cp_contrib_index");
+      std::vector<int64_t> full = ints(r, "mirror_cp_index");
+      ASSERT_EQ(int64_t(contrib.size()), padLen);
+      for (int64_t m : contrib)
+        gathered.push_back(m < 0 ? -1 : full.at(m));
+    }
+    std::vector<int64_t> queryRows =
+        ints(ranks[0], "yoco_consumer_query_indices");
+    std::vector<int> seen(queryRows.size(), 0);
+    for (llvm::json::Object &r : ranks) {
+      std::vector<int64_t> index = ints(r, "yoco_consumer_mirror_cp_index");
+      std::vector<int64_t> boundary = ints(r, "yoco_cp_boundary_index");
+      ASSERT_EQ(index.size(), boundary.size());
+      for (size_t mc = 0; mc < index.size(); ++mc) {
+        if (index[mc] < 0) {
+          EXPECT_EQ(boundary[mc], -1);
+          continue;
+        }
+        ++seen.at(index[mc]);
+        ASSERT_GE(boundary[mc], 0) << "seed " << seed;
+        EXPECT_EQ(gathered.at(boundary[mc]), queryRows[index[mc]])
+            << "seed " << seed << ", compact-mirror row " << mc;
+      }
+    }
+    for (size_t rc = 0; rc < seen.size(); ++rc)
+      ASSERT_EQ(seen[rc], 1) << "seed " << seed << ": compact row " << rc;
+    ++checked;
+  }
+  EXPECT_EQ(checked, kSeeds);
 }
 
 /// Over all ranks, the generated mirrors hold every row of the layout
@@ -314,6 +402,16 @@ TEST(Variants, RuleBreakersRefusedByName) {
        [&](auto &o) { (*config(o))["yoco_prefill_keep_tokens"] = -1; },
        "config: yoco_prefill_keep_tokens = -1 breaks "
        "yoco_prefill_keep_tokens >= 0 (R8)"},
+      {"prompt_yoco_cp", [&](auto &o) { (*config(o))["cp_rank"] = 2; },
+       "R7: cp_rank < cp_size"},
+      {"prompt_yoco_cp", [&](auto &o) { config(o)->erase("cp_rank"); },
+       "config: missing key 'cp_rank' (path @prompt_yoco_cp needs it) (R7)"},
+      {"prompt_yoco_cp", [&](auto &o) { (*seq(o, 1))["data_len"] = 2; },
+       "sequence 1: R8: seqlen_k <= data_len"},
+      {"prompt_yoco_cp",
+       [&](auto &o) { config(o)->erase("yoco_prefill_keep_tokens"); },
+       "config: missing key 'yoco_prefill_keep_tokens' (path "
+       "@prompt_yoco_cp needs it) (R8)"},
   };
   for (const Case &c : cases) {
     llvm::json::Value json = ref::toJson(base);

@@ -1,5 +1,6 @@
 // A path that extends another and drops one of its outputs; another that
-// replaces one and drops another.
+// replaces one and drops another; one that extends two (their common
+// base once, the later one's replacement winning).
 imeta.spec @drop {
   imeta.input @q : i32 {min = 1 : i64}
   imeta.field @nq seq {
@@ -26,5 +27,8 @@ imeta.spec @drop {
   imeta.path @swap target(cpu) extends @lite {
     imeta.output "q" = @twice
     imeta.drop "pos"
+  }
+  imeta.path @both target(cpu) extends @lite, @swap {
+    imeta.output "extra" = @twice
   }
 }
