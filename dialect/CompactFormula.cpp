@@ -77,6 +77,7 @@ private:
   FailureOr<Value> call(StringRef name);
   FailureOr<Value> count();
   FailureOr<Value> gather();
+  FailureOr<Value> select();
   FailureOr<Operation *> symbolArgument(StringRef &id);
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
@@ -312,6 +313,16 @@ FailureOr<Value> FormulaParser::unary() {
     FailureOr<Value> v = typed(unary(), i32, "'-'");
     if (failed(v))
       return failure();
+    // -literal is a constant (-1, the usual pad, has nothing to check).
+    if (auto lit = v->getDefiningOp<arith::ConstantOp>()) {
+      int64_t value = cast<IntegerAttr>(lit.getValue()).getInt();
+      if (value != INT32_MIN && lit->use_empty()) {
+        lit->erase();
+        return arith::ConstantOp::create(b, loc,
+                                         b.getI32IntegerAttr(-value))
+            .getResult();
+      }
+    }
     Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
     return arith::SubIOp::create(b, loc, zero, *v).getResult();
   }
@@ -498,9 +509,28 @@ FailureOr<Value> FormulaParser::gather() {
   return GatherOp::create(b, loc, type, sym, *row).getResult();
 }
 
+/// `select(c, a, b)`: arith.select, both sides computed (where they
+/// cannot fail, a GPU column loop reads a select better than a branch;
+/// `c ? a : b` runs only the side taken).
+FailureOr<Value> FormulaParser::select() {
+  FailureOr<Value> c = typed(ternary(), i1, "select()'s first argument");
+  if (failed(c) || failed(expect(",")))
+    return failure();
+  FailureOr<Value> x = ternary();
+  if (failed(x) || failed(expect(",")))
+    return failure();
+  FailureOr<Value> y = typed(ternary(), x->getType(), "select()'s third "
+                                                      "argument, as its second,");
+  if (failed(y) || failed(expect(")")))
+    return failure();
+  return arith::SelectOp::create(b, loc, *c, *x, *y).getResult();
+}
+
 FailureOr<Value> FormulaParser::call(StringRef fn) {
   if (fn == "count")
     return count();
+  if (fn == "select")
+    return select();
   if (fn == "gather")
     return gather();
   // Arguments: symbols for the symbol functions, values for the rest.

@@ -18,6 +18,8 @@
 //     lo .. hi - 1 lie in [vlo, vhi] (imeta.count); `gather(X, u)` rows
 //     field X at row u of the current sequence, 0 or false where u < 0
 //     (imeta.gather);
+//   - `select(c, a, b)`: both a and b computed, then one taken
+//     (arith.select; `c ? a : b` computes only the side taken);
 //   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
 //     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
 //     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce);

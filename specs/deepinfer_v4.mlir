@@ -113,47 +113,15 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @gate_force_random rows(@q) = "force_load_balance" : i1
   imeta.field @valid_token_mask rows(@q) = "!is_placeholder" : i1
   // Only the last S query rows stay in the ring; placeholders write no KV.
-  imeta.field @slot_mapping_store_swa rows(@q) {
-    %q = imeta.get @q : i32
-    %j = imeta.row_index : i32
-    %pos = imeta.get @positions : i32
-    %id = imeta.get @state : i32
-    %S = imeta.get_config @swa_block_size : i32
-    %ph = imeta.get_input @is_placeholder : i1
-    %left = arith.subi %q, %j : i32
-    %in_ring = arith.cmpi sle, %left, %S : i32
-    %true = arith.constant true
-    %real = arith.xori %ph, %true : i1
-    %write = arith.andi %in_ring, %real : i1
-    %base = arith.muli %id, %S : i32
-    %off = arith.remsi %pos, %S : i32
-    %slot = arith.addi %base, %off : i32
-    %none = arith.constant -1 : i32
-    %v = arith.select %write, %slot, %none : i32
-    imeta.yield %v : i32
-  }
+  imeta.field @slot_mapping_store_swa rows(@q) = "select(q - j <= swa_block_size && !is_placeholder, state * swa_block_size + positions % swa_block_size, -1)"
 
   //===--------------------------------------------------------------------===//
   // Prompt
   //===--------------------------------------------------------------------===//
-  imeta.field @prompt_input_ids rows(@q) {
-    %pos = imeta.get @positions : i32
-    %t = imeta.load @token_ids[%pos] : i32
-    imeta.yield %t : i32
-  }
+  imeta.field @prompt_input_ids rows(@q) = "token_ids[positions]"
 
   // ncq(i) = max(1, k/n - s/n): new compressed rows, at least one.
-  imeta.field @new_compressed_rows seq over @ca_ratios {
-    %k = imeta.get @k : i32
-    %s = imeta.get @query_start : i32
-    %n = imeta.ratio : i32
-    %hi = arith.divsi %k, %n : i32
-    %lo = arith.divsi %s, %n : i32
-    %cnt = arith.subi %hi, %lo : i32
-    %c1 = arith.constant 1 : i32
-    %rows = arith.maxsi %cnt, %c1 : i32
-    imeta.yield %rows : i32
-  }
+  imeta.field @new_compressed_rows seq over @ca_ratios = "max(k / n - query_start / n, 1)"
   imeta.prefix_sum @cu_seqlens_cq = @new_compressed_rows : !imeta.prefix<exclusive>
   // The compressed index c = s/n + t of new compressed row t, or -1 for the
   // placeholder row of an empty range and for placeholder sequences.
@@ -414,53 +382,15 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // The last confirmed token, the last entry of token_ids (token_ids[s]
   // when the whole history is given; R5 also accepts that token alone):
   // read once per sequence, so the per-row code never needs the history.
-  imeta.field @last_token seq {
-    %len = imeta.length @token_ids : i32
-    %c1 = arith.constant 1 : i32
-    %last = arith.subi %len, %c1 : i32
-    %tok = imeta.load @token_ids[%last] : i32
-    imeta.yield %tok : i32
-  }
+  imeta.field @last_token seq = "token_ids[len(token_ids) - 1]"
   // j = 0: the last confirmed token; j >= 1: draft j - 1.
-  imeta.field @decode_input_ids rows(@q) {
-    %j = imeta.row_index : i32
-    %c0 = arith.constant 0 : i32
-    %first = arith.cmpi eq, %j, %c0 : i32
-    %t = scf.if %first -> (i32) {
-      %tok = imeta.get @last_token : i32
-      scf.yield %tok : i32
-    } else {
-      %c1 = arith.constant 1 : i32
-      %d = arith.subi %j, %c1 : i32
-      %draft = imeta.load @draft_tokens[%d] : i32
-      scf.yield %draft : i32
-    }
-    imeta.yield %t : i32
-  }
+  imeta.field @decode_input_ids rows(@q) = "j == 0 ? last_token : draft_tokens[j - 1]"
   // Placeholders get a sentinel far beyond any batch, so that indexing with
   // it faults instead of reading a wrong row.
-  imeta.field @query_indices rows(@q) {
-    %i = imeta.seq_index : i32
-    %ph = imeta.get_input @is_placeholder : i1
-    %sentinel = arith.constant 998244353 : i32
-    %v = arith.select %ph, %sentinel, %i : i32
-    imeta.yield %v : i32
-  }
-  imeta.field @context_lens rows(@q) {
-    %pos = imeta.get @positions : i32
-    %c1 = arith.constant 1 : i32
-    %len = arith.addi %pos, %c1 : i32
-    imeta.yield %len : i32
-  }
-  imeta.field @decode_state_block_idx rows(@q) {
-    %id = imeta.get @state : i32
-    imeta.yield %id : i32
-  }
-  imeta.field @block_tables rows(@q) cols(@max_num_blocks) live(@num_blocks) {
-    %col = imeta.col_index : i32
-    %b = imeta.load @block_table[%col] : i32
-    imeta.yield %b : i32
-  }
+  imeta.field @query_indices rows(@q) = "select(is_placeholder, 998244353, i)"
+  imeta.field @context_lens rows(@q) = "positions + 1"
+  imeta.field @decode_state_block_idx rows(@q) = "state"
+  imeta.field @block_tables rows(@q) cols(@max_num_blocks) live(@num_blocks) = "block_table[col]"
   // The compressed index c = pos / n when row r closes a compressed block
   // ((pos + 1) % n = 0) of a real sequence, else -1.
   imeta.field @closed_compressed_index rows(@q) over @ca_ratios {

@@ -194,3 +194,11 @@ imeta.spec @s {
   imeta.field @f rows(@nq) = "gather(q, j)"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.input @x : i32
+  // expected-error @below {{select()'s first argument needs a condition (i1)}}
+  imeta.field @f seq = "select(x, 1, 2)"
+}

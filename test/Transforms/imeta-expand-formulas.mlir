@@ -40,7 +40,8 @@ imeta.spec @slots {
 // CHECK: imeta.load @bt
 // CHECK: scf.yield
 // CHECK: } else {
-// CHECK: arith.subi
+// CHECK-NEXT: %[[M:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: scf.yield %[[M]] : i32
 // CHECK: imeta.field @flag rows(@q) {
 // CHECK: %[[L:.*]] = arith.cmpi sge
 // CHECK: %[[NOT:.*]] = arith.xori
@@ -137,4 +138,29 @@ imeta.spec @rules {
   imeta.require "R1" "q <= k" seq = "q <= k"
   imeta.field @f seq = "q"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+// select(c, a, b): both sides computed, one arith.select (no branch); a
+// negated literal is a constant; a per-column sum read at [i, column] and
+// its total at a column.
+// CHECK-LABEL: imeta.spec @selects
+// CHECK: imeta.field @pick rows(@q) {
+// CHECK: %[[C:.*]] = arith.cmpi
+// CHECK: %[[M:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: %[[V:.*]] = arith.select %[[C]], %{{.*}}, %[[M]] : i32
+// CHECK-NEXT: imeta.yield %[[V]] : i32
+// CHECK-NOT: scf.if
+// CHECK: imeta.field @at seq {
+// CHECK: imeta.prefix_at @cu[%{{.*}}, %{{.*}}] : !imeta.prefix<exclusive> -> i32
+// CHECK: imeta.prefix_total @cu[%{{.*}}] : i32
+imeta.spec @selects {
+  imeta.config @w : i32
+  imeta.input @x : i32
+  imeta.field @q seq = "x"
+  imeta.field @pick rows(@q) = "select(j < 2, j * 3, -1)"
+  imeta.field @wide seq cols(@w) = "col"
+  imeta.prefix_sum @cu = @wide : !imeta.prefix<exclusive>
+  imeta.field @at seq = "cu[i, 0] + total(cu, w - 1)"
 }
