@@ -221,6 +221,15 @@ static std::string valuesPerPoint(FieldOp field) {
   return std::to_string(field.getWidth());
 }
 
+/// Values of a host-stage scalar or seq field per bucket, `numSeqs` the
+/// batch's sequences.
+static std::string valuesPerBucket(FieldOp field, StringRef numSeqs) {
+  std::string per = valuesPerPoint(field);
+  if (field.getDomain() != Domain::seq)
+    return per;
+  return per == "1" ? numSeqs.str() : "(" + numSeqs.str() + " * " + per + ")";
+}
+
 //===----------------------------------------------------------------------===//
 // inferRange: the ops that read the point or the batch are the proof's
 // leaves (a read that scans the batch is computed once per proof).
@@ -294,9 +303,7 @@ LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
   // A maximum or minimum is one of the values (or 0); a sum of N values
   // lies within N times their hull.
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
-  std::string count = field.getDomain() == Domain::seq ? "N" : "1";
-  if (std::string per = valuesPerPoint(field); per != "1")
-    count += " * int64_t(" + per + ")";
+  std::string count = valuesPerBucket(field, "N");
   if (getKind() == Reduction::sum)
     return r.leaf(*this,
                   formatv("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
@@ -478,18 +485,13 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   std::string acc = p.fresh(), k = p.fresh(), v = p.fresh();
   // Every value of the field in this bucket: a sequence's, or each of a
   // point's columns.
-  std::string per = valuesPerPoint(field);
-  std::string count =
-      field.getDomain() == Domain::seq ? "c.num_seqs" : std::string("1");
-  if (per != "1")
-    count = field.getDomain() == Domain::seq ? "c.num_seqs * " + per : per;
-  std::string stride = count == "c.num_seqs" ? count : "(" + count + ")";
+  std::string count = valuesPerBucket(field, "c.num_seqs");
   p.line(formatv("int64_t {0} = 0;", acc));
   p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
   p.line(formatv("const int64_t {0} = {1};", v,
                  CppFormulaPrinter::hostValue(
                      field, p.bucketIndex(field.getRatiosAttr()) + " * " +
-                                stride + " + " + k)));
+                                count + " + " + k)));
   switch (getKind()) {
   case Reduction::sum:
     p.line(formatv("if (__builtin_add_overflow({0}, {1}, &{0})) {2}", acc, v,

@@ -122,9 +122,14 @@ static LogicalResult checkResultType(Operation *op, Type expected,
 
 /// A field that other fields may read with imeta.get, count rows by, or sum:
 /// flat (width 1) and without columns.
+/// Whether `field` has several values a point (K yielded, or columns).
+static bool hasColumns(FieldOp field) {
+  return field.getWidth() != 1 || field.getCols();
+}
+
 static LogicalResult checkFlatField(Operation *user, FieldOp field,
                                     StringRef use) {
-  if (field.getWidth() != 1 || field.getCols())
+  if (hasColumns(field))
     return user->emitOpError() << use << " @" << field.getSymName()
                                << " must be a flat field (one value per point)";
   return success();
@@ -293,11 +298,6 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
       return failure();
   }
   return success();
-}
-
-/// Whether `field` has several values a point (K yielded, or columns).
-static bool hasColumns(FieldOp field) {
-  return field.getWidth() != 1 || field.getCols();
 }
 
 LogicalResult PrefixSumOp::verifySymbolUses(SymbolTableCollection &tables) {
@@ -554,8 +554,8 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError("output name '")
            << getName() << "' must be non-empty and without '.' (ratio "
            << "buckets are named NAME.n automatically)";
+  auto field = dyn_cast<FieldOp>(def);
   if (std::optional<int64_t> fill = getFill()) {
-    auto field = dyn_cast<FieldOp>(def);
     if (field && field.getDomain() == Domain::scalar)
       return emitOpError("output '")
              << getName() << "' is a scalar: it has no rows past the batch "
@@ -570,7 +570,6 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
              << getName() << "': fill(" << *fill << ") does not fit i32";
   }
   if (FlatSymbolRefAttr rows = getRowsAttr()) {
-    auto field = dyn_cast<FieldOp>(def);
     if (!getFill())
       return emitOpError("output '")
              << getName() << "': rows(" << rows << ") needs fill(v), the "

@@ -577,9 +577,7 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
       if (auto field = dyn_cast<FieldOp>(op); field && hasLateWidth(field))
         emitColumnsArray(cs, plan, field);
       else if (isa<PrefixSumOp>(op) && hasLateWidth(op))
-        emitHostArray(cs, op,
-                      PathOp(plan.path).getTarget() == Target::gpu &&
-                          L.deviceHostValues(plan).contains(op));
+        emitHostArray(cs, op, readOnDevice(plan, op));
       if (failed(emitOne(plan.host[k].op)))
         return failure();
       continue;
@@ -704,10 +702,14 @@ void HostEmitter::emitHostArrays(CodeStream &cs, const PathPlan &plan) {
 /// A `cols` field's width, and its sum's, is known once its host step is
 /// reached: their arrays are allocated there.
 bool HostEmitter::hasLateWidth(Operation *op) {
-  auto field = dyn_cast<FieldOp>(op);
-  if (auto sum = dyn_cast<PrefixSumOp>(op))
-    field = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  FieldOp field = SpecLayout::valuesField(op);
   return field && field.getCols();
+}
+
+/// Whether a GPU path's kernel reads host-stage value `op`.
+bool HostEmitter::readOnDevice(const PathPlan &plan, Operation *op) const {
+  return PathOp(plan.path).getTarget() == Target::gpu &&
+         L.deviceHostValues(plan).contains(op);
 }
 
 /// One host-stage array: in the staging where the kernel reads it.
@@ -755,9 +757,7 @@ void HostEmitter::emitColumnsArray(CodeStream &cs, const PathPlan &plan,
             "sequences of \" + std::to_string(c.hw_{0}) + \" columns: more "
             "than 2^28 values\");",
             name, L.numBuckets(set));
-  emitHostArray(cs, field,
-                PathOp(plan.path).getTarget() == Target::gpu &&
-                    L.deviceHostValues(plan).contains(field));
+  emitHostArray(cs, field, readOnDevice(plan, field));
 }
 
 /// Row starts of every row space: exclusive prefix sums of the counts.
@@ -881,14 +881,16 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
     {
       CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
       cs.line("const int64_t rows = {0};", L.outputRows(po));
-      if (po.rowsLen)
-        cs.line("if (rows < {0}) return failure(\"output '{1}': rows(@{2}) "
+      if (po.rowsLen) {
+        cs.line("const int64_t live = {0};", L.liveRows(po));
+        cs.line("if (rows < live) return failure(\"output '{0}': rows(@{1}) "
                 "= \" + std::to_string(rows) + \", fewer than the \" + "
-                "std::to_string({0}) + \" rows of '{3}'\");",
-                L.liveRows(po), po.name, symName(po.rowsLen),
-                symName(po.def));
+                "std::to_string(live) + \" rows of '{2}'\");",
+                po.name, symName(po.rowsLen), symName(po.def));
+      }
       if (po.fill)
-        cs.line("c.o_{0}_live[b] = {1};", po.name, L.liveRows(po));
+        cs.line("c.o_{0}_live[b] = {1};", po.name,
+                po.rowsLen ? "live" : L.liveRows(po));
       cs.line("if (fill && (!buf.data || rows > buf.capacity)) return "
               "failure(\"output '{0}\" + std::string({1}) + \"': needs \" + "
               "std::to_string(rows) + \" rows, the buffer holds \" + "

@@ -72,6 +72,7 @@ private:
   void emitHostArrays(CodeStream &cs, const PathPlan &plan);
   void emitHostArray(CodeStream &cs, mlir::Operation *op, bool onDevice);
   static bool hasLateWidth(mlir::Operation *op);
+  bool readOnDevice(const PathPlan &plan, mlir::Operation *op) const;
   void emitColumnsArray(CodeStream &cs, const PathPlan &plan, FieldOp field);
   void emitRowStarts(CodeStream &cs, const PathPlan &plan);
   void emitColumnChecks(CodeStream &cs, const PathPlan &plan);
