@@ -2,6 +2,7 @@
 
 #include "dialect/CompactFormula.h"
 #include "dialect/GatherExpansion.h"
+#include "dialect/RowsReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -78,6 +79,7 @@ private:
   FailureOr<Value> count();
   FailureOr<Value> gather();
   FailureOr<Value> select();
+  FailureOr<Value> toInt();
   FailureOr<Operation *> symbolArgument(StringRef &id);
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
@@ -526,11 +528,21 @@ FailureOr<Value> FormulaParser::select() {
   return arith::SelectOp::create(b, loc, *c, *x, *y).getResult();
 }
 
+/// `int(c)`: a condition as 1 or 0 (arith.extui), to count what holds.
+FailureOr<Value> FormulaParser::toInt() {
+  FailureOr<Value> c = typed(ternary(), i1, "int()");
+  if (failed(c) || failed(expect(")")))
+    return failure();
+  return arith::ExtUIOp::create(b, loc, i32, *c).getResult();
+}
+
 FailureOr<Value> FormulaParser::call(StringRef fn) {
   if (fn == "count")
     return count();
   if (fn == "select")
     return select();
+  if (fn == "int")
+    return toInt();
   if (fn == "gather")
     return gather();
   // Arguments: symbols for the symbol functions, values for the rest.
@@ -567,7 +579,10 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     Reduction kind = fn == "sum_of"   ? Reduction::sum
                      : fn == "max_of" ? Reduction::max
                                       : Reduction::min;
-    return ReduceOp::create(b, loc, i32,
+    // The field's own type: an i1 field's maximum is "any", its minimum
+    // "all".
+    auto field = dyn_cast<FieldOp>(*def);
+    return ReduceOp::create(b, loc, field ? field.getElementType() : i32,
                             ReductionAttr::get(b.getContext(), kind), sym)
         .getResult();
   }
@@ -648,6 +663,8 @@ LogicalResult imeta::expandCompactFormulas(Operation *root) {
     if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
       ok &= succeeded(expandCompactFormula(rule));
   });
-  // A gather reads its field's formula: after every formula is ops.
-  return success(ok && succeeded(expandGathers(root)));
+  // A gather reads its field's formula: after every formula is ops, and
+  // after the reductions of rows that gather their rows.
+  return success(ok && succeeded(expandRowsReductions(root)) &&
+                 succeeded(expandGathers(root)));
 }

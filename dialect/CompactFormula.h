@@ -20,9 +20,11 @@
 //     (imeta.gather);
 //   - `select(c, a, b)`: both a and b computed, then one taken
 //     (arith.select; `c ? a : b` computes only the side taken);
+//     `int(c)`: a condition as 1 or 0 (arith.extui);
 //   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
 //     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
-//     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce);
+//     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce; of a rows
+//     field, its rows: dialect/RowsReduction.h);
 //   - `name(args)`: a sub-formula of the spec (`imeta.formula @name(p, q)
 //     = "..."`), its ops in place with the arguments (i32) for its
 //     parameters.

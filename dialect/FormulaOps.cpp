@@ -148,26 +148,60 @@ LogicalResult PrefixTotalOp::evaluate(FormulaInterpreter &in) {
   return sumEntry(*this, in, sum, sums, last, columnOf(in, getColumn()));
 }
 
+/// Folds value `k` (`v`) of a reduction into `acc` (0 before the first);
+/// false where a sum leaves 64 bits.
+static bool accumulate(Reduction kind, int64_t &acc, int64_t k, int64_t v) {
+  switch (kind) {
+  case Reduction::sum:
+    return !__builtin_add_overflow(acc, v, &acc);
+  case Reduction::max:
+    acc = k == 0 || v > acc ? v : acc;
+    return true;
+  case Reduction::min:
+    acc = k == 0 || v < acc ? v : acc;
+    return true;
+  }
+  return true;
+}
+
+/// A reduction of a rows field's rows: expanded before anything evaluates
+/// or emits it (RowsReduction.cpp).
+static bool reducesRows(ReduceOp op) {
+  auto field = lookupSpecSymbol<FieldOp>(op, op.getFieldAttr());
+  return field && field.getDomain() == Domain::rows;
+}
+
+static LogicalResult unexpanded(Operation *op) {
+  return op->emitOpError("is expanded by imeta-expand-formulas before it is "
+                         "evaluated or generated");
+}
+
 LogicalResult ReduceOp::evaluate(FormulaInterpreter &in) {
+  if (reducesRows(*this))
+    return unexpanded(*this);
   ArrayRef<int64_t> values;
   if (failed(in.entries(getFieldAttr(), values)))
     return failure();
   int64_t acc = 0;
-  for (auto [k, v] : llvm::enumerate(values)) {
-    switch (getKind()) {
-    case Reduction::sum:
-      if (__builtin_add_overflow(acc, v, &acc))
-        return in.failWith(text::kOverflow64, *this);
-      break;
-    case Reduction::max:
-      acc = k == 0 || v > acc ? v : acc;
-      break;
-    case Reduction::min:
-      acc = k == 0 || v < acc ? v : acc;
-      break;
-    }
-  }
+  for (auto [k, v] : llvm::enumerate(values))
+    if (!accumulate(getKind(), acc, k, v))
+      return in.failWith(text::kOverflow64, *this);
   return in.set(*this, acc); // set() checks that it fits the result type
+}
+
+LogicalResult ReduceRowsOp::evaluate(FormulaInterpreter &in) {
+  Block &body = getBody().front();
+  int64_t acc = 0;
+  SmallVector<int64_t, 1> yielded;
+  for (int64_t r = 0, n = in.operand(*this, 0); r < n; ++r) {
+    in.bind(body.getArgument(0), r);
+    yielded.clear();
+    if (failed(in.runBlock(body, yielded)))
+      return failure();
+    if (!accumulate(getKind(), acc, r, yielded.front()))
+      return in.failWith(text::kOverflow64, *this);
+  }
+  return in.set(*this, acc);
 }
 
 LogicalResult RatioMinOp::evaluate(FormulaInterpreter &in) {
@@ -298,6 +332,8 @@ LogicalResult PrefixTotalOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this, formatv("r_join({0}, r_exact(0))", r.hostArray(sum)));
 }
 LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
+  if (reducesRows(*this))
+    return unexpanded(*this);
   std::string values =
       r.hostArray(lookupSpecSymbol<FieldOp>(*this, getFieldAttr()));
   // A maximum or minimum is one of the values (or 0); a sum of N values
@@ -310,6 +346,27 @@ LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
                           values, count));
   return r.leaf(*this, formatv("r_join(r_exact(0), {0})", values));
 }
+LogicalResult ReduceRowsOp::inferRange(RangeRuleBuilder &r) {
+  // Rows 0 .. count - 1; a maximum or minimum is one of the values (or
+  // 0), a sum of count values lies within count times their hull.
+  std::string count = r.operand(*this, 0);
+  Block &body = getBody().front();
+  r.defineValue(body.getArgument(0),
+                formatv("r_join(r_exact(0), r_max(r_add({0}, r_exact(-1)), "
+                        "r_exact(0)))",
+                        count));
+  SmallVector<std::string, 1> yielded;
+  if (failed(r.runBlock(body, yielded)))
+    return failure();
+  if (getKind() == Reduction::sum)
+    r.define(*this, formatv("r_join(r_exact(0), r_mul({0}, r_join("
+                            "r_exact(0), {1})))",
+                            yielded.front(), count));
+  else
+    r.define(*this, formatv("r_join(r_exact(0), {0})", yielded.front()));
+  return success();
+}
+
 LogicalResult RatioMinOp::inferRange(RangeRuleBuilder &r) {
   unsigned id = r.setId(getSetAttr());
   return r.leaf(*this,
@@ -480,7 +537,25 @@ LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
                                 sumEntry(p, *this, sum, b, last, getColumn())));
 }
 
+/// The statement folding value `k` (`v`) of a reduction into `acc`.
+static std::string accumulateLine(CppFormulaPrinter &p, Operation *op,
+                                  Reduction kind, StringRef acc, StringRef k,
+                                  StringRef v) {
+  switch (kind) {
+  case Reduction::sum:
+    return formatv("if (__builtin_add_overflow({0}, {1}, &{0})) {2}", acc, v,
+                   p.fail("kOverflow64", op, "0"));
+  case Reduction::max:
+    return formatv("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v);
+  case Reduction::min:
+    return formatv("{0} = {1} == 0 || {2} < {0} ? {2} : {0};", acc, k, v);
+  }
+  return "";
+}
+
 LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
+  if (reducesRows(*this))
+    return unexpanded(*this);
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
   std::string acc = p.fresh(), k = p.fresh(), v = p.fresh();
   // Every value of the field in this bucket: a sequence's, or each of a
@@ -492,19 +567,27 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
                  CppFormulaPrinter::hostValue(
                      field, p.bucketIndex(field.getRatiosAttr()) + " * " +
                                 count + " + " + k)));
-  switch (getKind()) {
-  case Reduction::sum:
-    p.line(formatv("if (__builtin_add_overflow({0}, {1}, &{0})) {2}", acc, v,
-                   p.fail("kOverflow64", *this, "0")));
-    break;
-  case Reduction::max:
-    p.line(formatv("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v));
-    break;
-  case Reduction::min:
-    p.line(formatv("{0} = {1} == 0 || {2} < {0} ? {2} : {0};", acc, k, v));
-    break;
-  }
+  p.line(accumulateLine(p, *this, getKind(), acc, k, v));
   p.close();
+  p.bind(getResult(), acc);
+  p.checkFits(*this, acc);
+  return success();
+}
+
+LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
+  Block &body = getBody().front();
+  std::string acc = p.fresh(), r = p.fresh();
+  p.line(formatv("int64_t {0} = 0;", acc));
+  p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", r,
+                 p.operand(*this, 0)));
+  p.bind(body.getArgument(0), r);
+  SmallVector<std::string, 1> yielded;
+  LogicalResult done = p.runBlock(body, yielded);
+  if (succeeded(done))
+    p.line(accumulateLine(p, *this, getKind(), acc, r, yielded.front()));
+  p.close();
+  if (failed(done))
+    return failure();
   p.bind(getResult(), acc);
   p.checkFits(*this, acc);
   return success();
@@ -548,10 +631,6 @@ void PrefixTotalOp::getFieldDependencies(
 // (GatherExpansion.cpp); imeta.check_index: the check it leaves.
 //===----------------------------------------------------------------------===//
 
-static LogicalResult unexpanded(GatherOp op) {
-  return op.emitOpError("is expanded by imeta-expand-formulas before it is "
-                        "evaluated or generated");
-}
 LogicalResult GatherOp::evaluate(FormulaInterpreter &) {
   return unexpanded(*this);
 }

@@ -830,14 +830,51 @@ LogicalResult GatherOp::verifySymbolUses(SymbolTableCollection &tables) {
   return checkResultType(*this, field->getElementType(), getFieldAttr());
 }
 
+/// A reduction of a rows field's rows: one value a row, in a sequence's
+/// field (its rows) or a scalar (every row).
+static LogicalResult verifyRowsReduction(ReduceOp op, FieldOp field) {
+  if (field.getCols())
+    return op.emitOpError("reduces ")
+           << op.getFieldAttr() << ", a 'rows' field with columns; reduce "
+           << "a rows field of one value a row";
+  if (field.getWidth() != 1)
+    return op.emitOpError("reduces ")
+           << op.getFieldAttr() << ", a 'rows' field of " << field.getWidth()
+           << " values a row; reduce a rows field of one value a row";
+  FormulaContext ctx = getFormulaContext(op);
+  if (ctx.domain == Domain::rows)
+    return op.emitOpError("reduces the rows of ")
+           << op.getFieldAttr() << " in a 'rows' field; define a 'seq' "
+           << "field with it (the sequence's rows) and read that with "
+           << "imeta.get";
+  if (failed(verifyRatioUse(op, ctx.ratios, field.getRatiosAttr(),
+                            op.getFieldAttr())))
+    return failure();
+  return checkResultType(op, field.getElementType(), op.getFieldAttr());
+}
+
+LogicalResult ReduceRowsOp::verify() {
+  FormulaContext ctx = getFormulaContext(*this);
+  if (ctx.domain != Domain::seq)
+    return emitOpError("is only valid in a 'seq' field (it reduces the "
+                       "current sequence's rows)");
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 ||
+      !body.getArgument(0).getType().isInteger(32))
+    return emitOpError("body takes one i32 argument, the row");
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues().front().getType() != getType())
+    return emitOpError("body must yield one ") << getType();
+  return success();
+}
+
 LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field))
     return failure();
   if (field->getDomain() == Domain::rows)
-    return emitOpError("reduces ")
-           << getFieldAttr() << ", a 'rows' field; a reduction runs over "
-           << "the batch's sequences (a 'seq' field) or a scalar's columns";
+    return verifyRowsReduction(*this, *field);
   if (field->getDomain() == Domain::scalar && !hasColumns(*field))
     return emitOpError("reduces ")
            << getFieldAttr() << ", a scalar of one value; read it with "

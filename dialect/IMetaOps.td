@@ -370,7 +370,7 @@ def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,
 //===----------------------------------------------------------------------===//
 
 def IMeta_YieldOp : IMeta_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["FieldOp", "RequireOp"]>]> {
+    ParentOneOf<["FieldOp", "RequireOp", "ReduceRowsOp"]>]> {
   let summary = "the value(s) of a field or rule at one point";
   let description = [{
     ```mlir
@@ -617,17 +617,26 @@ def IMeta_RatioCountOp : IMeta_FormulaOp<"ratio_count", [
 def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
     ["getFieldDependencies"]> {
-  let summary = "the sum, maximum or minimum of a seq field over the batch";
+  let summary = "the sum, maximum or minimum of a field's values";
   let description = [{
     Reduces a `seq` field's values over every sequence of the batch (in the
     current bucket where the field is bucketed): `sum`, `max` or `min`; 0
     for a batch without sequences. A field with several values a point
     (K yielded values, or `cols(@w)` without `live`) reduces over all of
     them: a `scalar` one over its columns (the largest of a per-rank
-    count), a `seq` one over every sequence's columns. Valid in `scalar` fields and rules: a
-    value computed once per batch, read elsewhere with `imeta.get`
-    (vLLM's `max_query_len`, `max_seq_len`). A sum is checked to fit its
-    type as every result is.
+    count), a `seq` one over every sequence's columns. Valid in `scalar`
+    fields and rules: a value computed once per batch, read elsewhere with
+    `imeta.get` (vLLM's `max_query_len`, `max_seq_len`). A sum is checked
+    to fit its type as every result is.
+
+    A `rows` field of one value a row and no columns reduces over its rows:
+    in a `seq` field over the current sequence's (0 where it has none), in
+    a `scalar` field or rule over the whole batch's (0 where there are
+    none). `imeta-expand-formulas` writes it as an `imeta.reduce_rows` (in
+    a scalar, in a hidden `seq` field `X_KIND_over_rows` reduced in turn),
+    so every backend computes it on the host; a sum is checked to fit per
+    sequence and for the batch. The field may not read its global row
+    (`imeta.row`).
 
     ```mlir
     imeta.field @max_query_len scalar {
@@ -639,6 +648,32 @@ def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
   let arguments = (ins IMeta_Reduction:$kind, FlatSymbolRefAttr:$field);
   let results = (outs IMeta_Int:$result);
   let assemblyFormat = "$kind $field attr-dict `:` type($result)";
+}
+
+def IMeta_ReduceRowsOp : IMeta_FormulaOp<"reduce_rows", [SingleBlock]> {
+  let summary = "the sum, maximum or minimum of a formula over `count` rows";
+  let description = [{
+    Runs its body at rows 0 .. count - 1 of the current sequence (the
+    block's argument) and reduces what it yields: `sum`, `max` or `min`,
+    0 where `count` is not positive. Valid in a `seq` field (on the host,
+    O(rows) per sequence). What `imeta.reduce` of a `rows` field becomes:
+    `imeta-expand-formulas` writes `count` as the field's row count and the
+    body as the field's formula at the row (`imeta.gather`).
+
+    ```mlir
+    %n = imeta.get @q : i32
+    %m = imeta.reduce_rows max %n : i32 {
+    ^bb0(%r: i32):
+      %v = imeta.gather @positions[%r] : i32
+      imeta.yield %v : i32
+    }
+    ```
+  }];
+  let arguments = (ins IMeta_Reduction:$kind, I32:$count);
+  let results = (outs IMeta_Int:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$kind $count attr-dict `:` type($result) $body";
+  let hasVerifier = 1;
 }
 
 def IMeta_GatherOp : IMeta_FormulaOp<"gather", [

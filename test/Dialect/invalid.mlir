@@ -1248,13 +1248,112 @@ imeta.spec @s {
     %c = imeta.col_index : i32
     imeta.yield %c : i32
   }
-  imeta.field @r rows(@n) {
+  imeta.field @r rows(@n) cols(@w) {
     %j = imeta.row_index : i32
     imeta.yield %j : i32
   }
   imeta.field @m scalar {
-    // expected-error @below {{'imeta.reduce' op reduces @r, a 'rows' field; a reduction runs over the batch's sequences (a 'seq' field) or a scalar's columns}}
+    // expected-error @below {{'imeta.reduce' op reduces @r, a 'rows' field with columns; reduce a rows field of one value a row}}
     %v = imeta.reduce max @r : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+// A rows field's rows reduce in a seq field or a scalar, one value a row.
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j, %j : i32, i32
+  }
+  imeta.field @m seq {
+    // expected-error @below {{'imeta.reduce' op reduces @r, a 'rows' field of 2 values a row; reduce a rows field of one value a row}}
+    %v = imeta.reduce max @r : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %j = imeta.row_index : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @m rows(@n) {
+    // expected-error @below {{'imeta.reduce' op reduces the rows of @r in a 'rows' field; define a 'seq' field with it (the sequence's rows) and read that with imeta.get}}
+    %v = imeta.reduce sum @r : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) over @set {
+    %j = imeta.ratio : i32
+    imeta.yield %j : i32
+  }
+  imeta.field @m scalar {
+    // expected-error @below {{reads @r, which is bucketed over @set, from a context that is not bucketed by ratio}}
+    %v = imeta.reduce max @r : i32
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+// imeta.reduce_rows: in a seq field, its body a row's value.
+imeta.spec @s {
+  imeta.field @m scalar {
+    %n = arith.constant 3 : i32
+    // expected-error @below {{'imeta.reduce_rows' op is only valid in a 'seq' field (it reduces the current sequence's rows)}}
+    %v = imeta.reduce_rows max %n : i32 {
+    ^bb0(%r: i32):
+      imeta.yield %r : i32
+    }
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @m seq {
+    %n = arith.constant 3 : i32
+    // expected-error @below {{'imeta.reduce_rows' op body takes one i32 argument, the row}}
+    %v = imeta.reduce_rows sum %n : i32 {
+      imeta.yield %n : i32
+    }
+    imeta.yield %v : i32
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @m seq {
+    %n = arith.constant 3 : i32
+    // expected-error @below {{'imeta.reduce_rows' op body must yield one 'i32'}}
+    %v = imeta.reduce_rows min %n : i32 {
+    ^bb0(%r: i32):
+      %b = arith.cmpi sgt, %r, %n : i32
+      imeta.yield %b : i1
+    }
     imeta.yield %v : i32
   }
 }

@@ -44,6 +44,22 @@ imeta.spec @all_ops {
     imeta.yield %r : i32
   }
 
+  // A sequence's rows reduced (what imeta.reduce of a rows field becomes).
+  // CHECK: imeta.field @widest_row seq {
+  // CHECK:   %[[N:.*]] = imeta.get @held : i32
+  // CHECK:   imeta.reduce_rows max %[[N]] : i32 {
+  // CHECK:   ^bb0(%[[R:.*]]: i32):
+  // CHECK:     imeta.yield %[[R]] : i32
+  // CHECK:   }
+  imeta.field @widest_row seq {
+    %n = imeta.get @held : i32
+    %m = imeta.reduce_rows max %n : i32 {
+    ^bb0(%r: i32):
+      imeta.yield %r : i32
+    }
+    imeta.yield %m : i32
+  }
+
   // CHECK: imeta.require "R9" "len <= B" seq {
   imeta.require "R9" "len <= B" seq {
     %l = imeta.get_input @len : i32

@@ -202,3 +202,22 @@ imeta.spec @s {
   // expected-error @below {{select()'s first argument needs a condition (i1)}}
   imeta.field @f seq = "select(x, 1, 2)"
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  imeta.field @at rows(@nq) = "r"
+  // expected-error @below {{'imeta.reduce' op reduces the rows of @at, which reads its global row (imeta.row); write its row from a prefix sum of 'nq' and imeta.row_index instead}}
+  imeta.field @f scalar = "max_of(at)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @x : i32
+  // expected-error @below {{int() needs a condition (i1)}}
+  imeta.field @f seq = "int(x)"
+}

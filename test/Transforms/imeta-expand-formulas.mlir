@@ -164,3 +164,72 @@ imeta.spec @selects {
   imeta.prefix_sum @cu = @wide : !imeta.prefix<exclusive>
   imeta.field @at seq = "cu[i, 0] + total(cu, w - 1)"
 }
+
+// -----
+
+// A rows field's rows reduced: in a seq field, a fold over the sequence's
+// rows of the field's formula (gathered at the row); in a scalar, the same
+// fold in a hidden seq field (the sequence's maximum where it has rows,
+// else the identity), reduced over the batch, 0 where no sequence has a
+// row; one hidden field for both reads of the same reduction.
+// CHECK-LABEL: imeta.spec @rows_reduction
+// CHECK: imeta.field @last seq {
+// CHECK-NEXT: %[[N:.*]] = imeta.get @q : i32
+// CHECK-NEXT: %[[M:.*]] = imeta.reduce_rows max %[[N]] : i32 {
+// CHECK-NEXT: ^bb0(%[[R:.*]]: i32):
+// CHECK:        imeta.check_index %[[R]], %{{.*}}, "the rows of 'pos'" : i32
+// CHECK:        imeta.yield %{{.*}} : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: imeta.yield %[[M]] : i32
+// CHECK: imeta.field @pos_max_over_rows seq {
+// CHECK-NEXT: %[[N:.*]] = imeta.get @q : i32
+// CHECK-NEXT: %[[M:.*]] = imeta.reduce_rows max %[[N]] : i32 {
+// CHECK:        imeta.yield %{{.*}} : i32
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi sgt, %[[N]], %[[ZERO]] : i32
+// CHECK-NEXT: %[[ID:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT: %[[V:.*]] = arith.select %[[ANY]], %[[M]], %[[ID]] : i32
+// CHECK-NEXT: imeta.yield %[[V]] : i32
+// CHECK: imeta.field @longest scalar {
+// CHECK-NEXT: %[[B:.*]] = imeta.reduce max @pos_max_over_rows : i32
+// CHECK-NEXT: %[[C:.*]] = imeta.reduce max @q : i32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi sgt, %[[C]], %[[ZERO]] : i32
+// CHECK-NEXT: %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[V:.*]] = arith.select %[[ANY]], %[[B]], %[[NONE]] : i32
+// CHECK-NEXT: imeta.yield %[[V]] : i32
+// CHECK: imeta.field @total scalar {
+// CHECK-NEXT: %[[S:.*]] = imeta.reduce sum @pos_sum_over_rows : i32
+// CHECK-NEXT: imeta.yield %[[S]] : i32
+// CHECK: imeta.require "R1" "positions below 100" scalar {
+// CHECK: imeta.reduce max @pos_max_over_rows : i32
+// CHECK-NOT: imeta.field @pos_max_over_rows_2
+imeta.spec @rows_reduction {
+  imeta.input @len : i32 {min = 0 : i64}
+  imeta.field @q seq = "len"
+  imeta.field @pos rows(@q) = "j + 1"
+  imeta.field @last seq = "max_of(pos)"
+  imeta.field @longest scalar = "max_of(pos)"
+  imeta.field @total scalar = "sum_of(pos)"
+  imeta.require "R1" "positions below 100" scalar = "max_of(pos) < 100"
+  imeta.path @p target(cpu) {
+    imeta.output "last" = @last
+    imeta.output "longest" = @longest
+    imeta.output "total" = @total
+  }
+}
+
+// -----
+
+// int(c): a condition as 1 or 0.
+// CHECK-LABEL: imeta.spec @to_int
+// CHECK: imeta.field @count seq {
+// CHECK: %[[C:.*]] = arith.cmpi sgt
+// CHECK-NEXT: %[[I:.*]] = arith.extui %[[C]] : i1 to i32
+// CHECK: arith.addi %[[I]]
+imeta.spec @to_int {
+  imeta.input @len : i32 {min = 0 : i64}
+  imeta.field @count seq = "int(len > 2) + int(len > 5)"
+  imeta.path @p target(cpu) { imeta.output "count" = @count }
+}

@@ -171,10 +171,17 @@ imeta.spec @monotone_loads {
   imeta.field @live_firsts seq = "min(len, d)"
   imeta.field @firsts seq cols(@d) live(@live_firsts) = "col < len(src) ? src[col] : -1"
   imeta.field @dims scalar = "width, d, width * d"
+  // Reductions of a rows field's rows: computed on the host, the kernel
+  // unchanged.
+  imeta.field @first_src rows(@nq) = "j < len(src) ? src[j] : -1"
+  imeta.field @src_max seq = "max_of(first_src)"
+  imeta.field @src_stats scalar = "max_of(first_src), min_of(first_src), sum_of(first_src)"
   imeta.path @p target(gpu) {
     imeta.output "q_and_n" = @q_and_n
     imeta.output "firsts" = @firsts
     imeta.output "dims" = @dims
+    imeta.output "src_max" = @src_max
+    imeta.output "src_stats" = @src_stats
     imeta.output "gather" = @gather fill(-7)
     imeta.output "reverse" = @reverse
     imeta.output "wrap" = @wrap
