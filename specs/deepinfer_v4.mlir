@@ -21,26 +21,9 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.config @max_num_blocks : i32 {min = 0 : i64, rule = "R1"}
   imeta.config @force_load_balance : i1 {rule = "R1"}
 
-  imeta.require "R1" "swa_block_size >= window_size" scalar {
-    %S = imeta.get_config @swa_block_size : i32
-    %W = imeta.get_config @window_size : i32
-    %ok = arith.cmpi sge, %S, %W : i32
-    imeta.yield %ok : i1
-  }
-  imeta.require "R1" "ca_ratios (dense_ratios + sparse_ratios) is non-empty" scalar {
-    %c = imeta.ratio_count @ca_ratios : i32
-    %c0 = arith.constant 0 : i32
-    %ok = arith.cmpi sgt, %c, %c0 : i32
-    imeta.yield %ok : i1
-  }
-  imeta.require "R1" "every ratio divides block_size" scalar over @ca_ratios {
-    %B = imeta.get_config @block_size : i32
-    %n = imeta.ratio : i32
-    %rem = arith.remsi %B, %n : i32
-    %c0 = arith.constant 0 : i32
-    %ok = arith.cmpi eq, %rem, %c0 : i32
-    imeta.yield %ok : i1
-  }
+  imeta.require "R1" "swa_block_size >= window_size" scalar = "swa_block_size >= window_size"
+  imeta.require "R1" "ca_ratios (dense_ratios + sparse_ratios) is non-empty" scalar = "ratio_count(ca_ratios) > 0"
+  imeta.require "R1" "every ratio divides block_size" scalar over @ca_ratios = "block_size % n == 0"
 
   //===--------------------------------------------------------------------===//
   // Sequence inputs and their rules (R2, R3)
@@ -56,30 +39,10 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.input @token_ids : !imeta.list
   imeta.input @draft_tokens : !imeta.list {optional}
 
-  imeta.require "R2" "the batch has at least one sequence" scalar {
-    %N = imeta.num_seqs : i32
-    %c1 = arith.constant 1 : i32
-    %ok = arith.cmpi sge, %N, %c1 : i32
-    imeta.yield %ok : i1
-  }
-  imeta.require "R3" "seqlen_q <= seqlen_k" seq {
-    %q = imeta.get @q : i32
-    %k = imeta.get @k : i32
-    %ok = arith.cmpi sle, %q, %k : i32
-    imeta.yield %ok : i1
-  }
-  imeta.require "R3" "seqlen_k <= max_model_len" seq {
-    %k = imeta.get @k : i32
-    %max = imeta.get_config @max_model_len : i32
-    %ok = arith.cmpi sle, %k, %max : i32
-    imeta.yield %ok : i1
-  }
-  imeta.require "R3" "block_table has at least num_blocks entries" seq {
-    %len = imeta.length @block_table : i32
-    %nb = imeta.get @num_blocks : i32
-    %ok = arith.cmpi sge, %len, %nb : i32
-    imeta.yield %ok : i1
-  }
+  imeta.require "R2" "the batch has at least one sequence" scalar = "N >= 1"
+  imeta.require "R3" "seqlen_q <= seqlen_k" seq = "q <= k"
+  imeta.require "R3" "seqlen_k <= max_model_len" seq = "k <= max_model_len"
+  imeta.require "R3" "block_table has at least num_blocks entries" seq = "len(block_table) >= num_blocks"
 
   //===--------------------------------------------------------------------===//
   // Per-sequence quantities shared by every path
@@ -120,98 +83,28 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   //===--------------------------------------------------------------------===//
   imeta.field @prompt_input_ids rows(@q) = "token_ids[positions]"
 
+  // block_table[c / bc]·bc + c % bc: where compressed token c of the
+  // sequence lives in the paged compressed cache (bc = tokens_per_block).
+  imeta.formula @ca_slot(c) = "bc = tokens_per_block; block_table[c / bc] * bc + c % bc"
+  // The same for p, an offset into the flattened [T, max_num_blocks]
+  // table (row r's slice starts at r·max_num_blocks blocks).
+  imeta.formula @ca_slot_in_row(p) = "bc = tokens_per_block; block_table[p / bc - r * max_num_blocks] * bc + p % bc"
   // ncq(i) = max(1, k/n - s/n): new compressed rows, at least one.
   imeta.field @new_compressed_rows seq over @ca_ratios = "max(k / n - query_start / n, 1)"
   imeta.prefix_sum @cu_seqlens_cq = @new_compressed_rows : !imeta.prefix<exclusive>
   // The compressed index c = s/n + t of new compressed row t, or -1 for the
   // placeholder row of an empty range and for placeholder sequences.
-  imeta.field @new_compressed_index rows(@new_compressed_rows) over @ca_ratios {
-    %k = imeta.get @k : i32
-    %s = imeta.get @query_start : i32
-    %n = imeta.ratio : i32
-    %t = imeta.row_index : i32
-    %ph = imeta.get_input @is_placeholder : i1
-    %lo = arith.divsi %s, %n : i32
-    %hi = arith.divsi %k, %n : i32
-    %c = arith.addi %lo, %t : i32
-    %in_range = arith.cmpi slt, %c, %hi : i32
-    %true = arith.constant true
-    %real = arith.xori %ph, %true : i1
-    %emit = arith.andi %in_range, %real : i1
-    %none = arith.constant -1 : i32
-    %v = arith.select %emit, %c, %none : i32
-    imeta.yield %v : i32
-  }
-  imeta.field @prompt_positions_c rows(@new_compressed_rows) over @ca_ratios {
-    %c = imeta.get @new_compressed_index : i32
-    %n = imeta.ratio : i32
-    %c0 = arith.constant 0 : i32
-    %emit = arith.cmpi sge, %c, %c0 : i32
-    %p = arith.muli %c, %n : i32
-    %v = arith.select %emit, %p, %c0 : i32
-    imeta.yield %v : i32
-  }
+  imeta.field @new_compressed_index rows(@new_compressed_rows) over @ca_ratios = "c = query_start / n + j; select(c < k / n && !is_placeholder, c, -1)"
+  imeta.field @prompt_positions_c rows(@new_compressed_rows) over @ca_ratios = "c = new_compressed_index; select(c >= 0, c * n, 0)"
   // block_table[c / bc]·bc + c % bc, or -1 where no row is written.
-  imeta.field @prompt_slot_mapping_store_ca rows(@new_compressed_rows) over @ca_ratios {
-    %c = imeta.get @new_compressed_index : i32
-    %bc = imeta.get @tokens_per_block : i32
-    %c0 = arith.constant 0 : i32
-    %emit = arith.cmpi sge, %c, %c0 : i32
-    %v = scf.if %emit -> (i32) {
-      %blk = arith.divsi %c, %bc : i32
-      %phys = imeta.load @block_table[%blk] : i32
-      %base = arith.muli %phys, %bc : i32
-      %off = arith.remsi %c, %bc : i32
-      %slot = arith.addi %base, %off : i32
-      scf.yield %slot : i32
-    } else {
-      %none = arith.constant -1 : i32
-      scf.yield %none : i32
-    }
-    imeta.yield %v : i32
-  }
+  imeta.field @prompt_slot_mapping_store_ca rows(@new_compressed_rows) over @ca_ratios = "c = new_compressed_index; c >= 0 ? ca_slot(c) : -1"
 
   // Paged load plan: m = k / n compressed keys in ceil(m / bc) block rows,
   // then the zero-fill of compressed_len - m rows (one when m = 0).
-  imeta.field @ca_load_rows seq over @ca_ratios {
-    %k = imeta.get @k : i32
-    %n = imeta.ratio : i32
-    %bc = imeta.get @tokens_per_block : i32
-    %len = imeta.get @compressed_len : i32
-    %m = arith.divsi %k, %n : i32
-    %blocks = arith.ceildivsi %m, %bc : i32
-    %fill = arith.cmpi sgt, %len, %m : i32
-    %fill32 = arith.extui %fill : i1 to i32
-    %rows = arith.addi %blocks, %fill32 : i32
-    imeta.yield %rows : i32
-  }
-  imeta.field @load_segments_ca rows(@ca_load_rows) over @ca_ratios {
-    %k = imeta.get @k : i32
-    %n = imeta.ratio : i32
-    %bc = imeta.get @tokens_per_block : i32
-    %len = imeta.get @compressed_len : i32
-    %dst = imeta.get @compressed_start : i32
-    %b = imeta.row_index : i32
-    %m = arith.divsi %k, %n : i32
-    %blocks = arith.ceildivsi %m, %bc : i32
-    %paged = arith.cmpi slt, %b, %blocks : i32
-    %c0 = arith.constant 0 : i32
-    %v:4 = scf.if %paged -> (i32, i32, i32, i32) {
-      %phys = imeta.load @block_table[%b] : i32
-      %lo = arith.muli %b, %bc : i32
-      %next = arith.addi %lo, %bc : i32
-      %hi = arith.minsi %m, %next : i32
-      %cnt = arith.subi %hi, %lo : i32
-      %to = arith.addi %dst, %lo : i32
-      scf.yield %phys, %c0, %cnt, %to : i32, i32, i32, i32
-    } else {
-      %none = arith.constant -1 : i32
-      %zeros = arith.subi %len, %m : i32
-      %to = arith.addi %dst, %m : i32
-      scf.yield %none, %c0, %zeros, %to : i32, i32, i32, i32
-    }
-    imeta.yield %v#0, %v#1, %v#2, %v#3 : i32, i32, i32, i32
-  }
+  imeta.field @ca_load_rows seq over @ca_ratios = "m = k / n; ceildiv(m, tokens_per_block) + int(compressed_len > m)"
+  // Row b: (block, 0, count, dst) for paged block b of the keys, then
+  // (-1, 0, zero rows, dst) for the zero-fill.
+  imeta.field @load_segments_ca rows(@ca_load_rows) over @ca_ratios = "m = k / n; bc = tokens_per_block; paged = j < ceildiv(m, bc); lo = paged ? j * bc : m; paged ? block_table[j] : -1, 0, paged ? min(m, lo + bc) - lo : compressed_len - m, compressed_start + lo"
 
   // ks/ke: the compressed keys row r may see, [ks, ke).
   imeta.field @ks rows(@q) over @sparse_ratios = "compressed_start"
@@ -219,12 +112,7 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @ke rows(@q) over @sparse_ratios = "compressed_start + visible_compressed"
   imeta.field @prompt_kv_ca_index_offset_len rows(@q) over @dense_ratios = "compressed_start, visible_compressed"
 
-  imeta.field @total_k_swa scalar {
-    %N = imeta.num_seqs : i32
-    %W = imeta.get_config @window_size : i32
-    %t = arith.muli %N, %W : i32
-    imeta.yield %t : i32
-  }
+  imeta.field @total_k_swa scalar = "N * window_size"
 
   // SWA load plan. Sequence i owns history rows [i·W, i·W + W) holding
   // positions [hb, he), he = s, hb = s - W; the first pad of them are
@@ -233,91 +121,15 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // as he - vb <= W <= S).
   // pad = clamp(swa_valid_start - hb, 0, W), written as
   // max(0, min(swa_valid_start, s) - hb) so no intermediate can overflow.
-  imeta.field @swa_pad seq {
-    %s = imeta.get @query_start : i32
-    %W = imeta.get_config @window_size : i32
-    %v = imeta.get_input @swa_valid_start : i32
-    %hb = arith.subi %s, %W : i32
-    %lo = arith.minsi %v, %s : i32
-    %d = arith.subi %lo, %hb : i32
-    %c0 = arith.constant 0 : i32
-    %pad = arith.maxsi %d, %c0 : i32
-    imeta.yield %pad : i32
-  }
+  imeta.field @swa_pad seq = "s = query_start; max(min(swa_valid_start, s) - (s - window_size), 0)"
   // Length of the ring range [vb, he): W - pad.
-  imeta.field @swa_ring_len seq {
-    %W = imeta.get_config @window_size : i32
-    %pad = imeta.get @swa_pad : i32
-    %len = arith.subi %W, %pad : i32
-    imeta.yield %len : i32
-  }
+  imeta.field @swa_ring_len seq = "window_size - swa_pad"
   // Length of the first run, up to the end of the ring.
-  imeta.field @swa_first_run seq {
-    %s = imeta.get @query_start : i32
-    %W = imeta.get_config @window_size : i32
-    %S = imeta.get_config @swa_block_size : i32
-    %pad = imeta.get @swa_pad : i32
-    %len = imeta.get @swa_ring_len : i32
-    %hb = arith.subi %s, %W : i32
-    %vb = arith.addi %hb, %pad : i32
-    %slot = arith.remsi %vb, %S : i32
-    %room = arith.subi %S, %slot : i32
-    %run = arith.minsi %len, %room : i32
-    imeta.yield %run : i32
-  }
-  imeta.field @swa_load_rows seq {
-    %pad = imeta.get @swa_pad : i32
-    %len = imeta.get @swa_ring_len : i32
-    %run = imeta.get @swa_first_run : i32
-    %c0 = arith.constant 0 : i32
-    %has_pad = arith.cmpi sgt, %pad, %c0 : i32
-    %has_run = arith.cmpi sgt, %len, %c0 : i32
-    %wraps = arith.cmpi slt, %run, %len : i32
-    %a = arith.extui %has_pad : i1 to i32
-    %b = arith.extui %has_run : i1 to i32
-    %c = arith.extui %wraps : i1 to i32
-    %ab = arith.addi %a, %b : i32
-    %rows = arith.addi %ab, %c : i32
-    imeta.yield %rows : i32
-  }
-  imeta.field @load_segments_swa rows(@swa_load_rows) {
-    %i = imeta.seq_index : i32
-    %t = imeta.row_index : i32
-    %s = imeta.get @query_start : i32
-    %W = imeta.get_config @window_size : i32
-    %S = imeta.get_config @swa_block_size : i32
-    %id = imeta.get @state : i32
-    %pad = imeta.get @swa_pad : i32
-    %len = imeta.get @swa_ring_len : i32
-    %run = imeta.get @swa_first_run : i32
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %home = arith.muli %i, %W : i32
-    %has_pad = arith.cmpi sgt, %pad, %c0 : i32
-    %has_pad32 = arith.extui %has_pad : i1 to i32
-    // u: which ring run this row is (0 or 1), after the zero-fill row.
-    %u = arith.subi %t, %has_pad32 : i32
-    %is_fill = arith.cmpi slt, %u, %c0 : i32
-    %v:4 = scf.if %is_fill -> (i32, i32, i32, i32) {
-      %none = arith.constant -1 : i32
-      scf.yield %none, %c0, %pad, %home : i32, i32, i32, i32
-    } else {
-      %second = arith.cmpi eq, %u, %c1 : i32
-      %skip = arith.select %second, %run, %c0 : i32
-      %rest = arith.subi %len, %run : i32
-      %cnt = arith.select %second, %rest, %run : i32
-      // p = vb + skip, and p - hb = pad + skip.
-      %hb = arith.subi %s, %W : i32
-      %vb = arith.addi %hb, %pad : i32
-      %p = arith.addi %vb, %skip : i32
-      %begin = arith.remsi %p, %S : i32
-      %end = arith.addi %begin, %cnt : i32
-      %rel = arith.addi %pad, %skip : i32
-      %to = arith.addi %home, %rel : i32
-      scf.yield %id, %begin, %end, %to : i32, i32, i32, i32
-    }
-    imeta.yield %v#0, %v#1, %v#2, %v#3 : i32, i32, i32, i32
-  }
+  imeta.field @swa_first_run seq = "S = swa_block_size; vb = query_start - window_size + swa_pad; min(swa_ring_len, S - vb % S)"
+  imeta.field @swa_load_rows seq = "int(swa_pad > 0) + int(swa_ring_len > 0) + int(swa_first_run < swa_ring_len)"
+  // Row t: the zero-fill (-1, 0, pad, home) where pad > 0, then ring run
+  // u = 0, 1: (state, begin slot, end slot, home + pad + what run 0 took).
+  imeta.field @load_segments_swa rows(@swa_load_rows) = "u = j - int(swa_pad > 0); fill = u < 0; second = u == 1; skip = select(second, swa_first_run, 0); begin = (query_start - window_size + swa_pad + skip) % swa_block_size; fill ? -1 : state, fill ? 0 : begin, fill ? swa_pad : begin + select(second, swa_ring_len - swa_first_run, swa_first_run), i * window_size + (fill ? 0 : swa_pad + skip)"
 
   // SWA pivots (P0, P1, P2, P3): row r sees history rows [P0, P0 + P1) and
   // this step's keys [P2, P2 + P3).
@@ -342,18 +154,8 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @state_block_idx seq = "state"
 
   imeta.path @prompt target(cpu) {
-    imeta.require "R4" "token_ids has at least seqlen_k entries" seq {
-      %len = imeta.length @token_ids : i32
-      %k = imeta.get @k : i32
-      %ok = arith.cmpi sge, %len, %k : i32
-      imeta.yield %ok : i1
-    }
-    imeta.require "R4" "draft_tokens is empty" seq {
-      %len = imeta.length @draft_tokens : i32
-      %c0 = arith.constant 0 : i32
-      %ok = arith.cmpi eq, %len, %c0 : i32
-      imeta.yield %ok : i1
-    }
+    imeta.require "R4" "token_ids has at least seqlen_k entries" seq = "len(token_ids) >= k"
+    imeta.require "R4" "draft_tokens is empty" seq = "len(draft_tokens) == 0"
     imeta.output "cu_seqlens_q" = @cu_seqlens_q
     imeta.output "cu_seqlens_k" = @cu_seqlens_k
     imeta.output "positions" = @positions
@@ -393,213 +195,43 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @block_tables rows(@q) cols(@max_num_blocks) live(@num_blocks) = "block_table[col]"
   // The compressed index c = pos / n when row r closes a compressed block
   // ((pos + 1) % n = 0) of a real sequence, else -1.
-  imeta.field @closed_compressed_index rows(@q) over @ca_ratios {
-    %pos = imeta.get @positions : i32
-    %n = imeta.ratio : i32
-    %ph = imeta.get_input @is_placeholder : i1
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %p1 = arith.addi %pos, %c1 : i32
-    %rem = arith.remsi %p1, %n : i32
-    %closes = arith.cmpi eq, %rem, %c0 : i32
-    %true = arith.constant true
-    %real = arith.xori %ph, %true : i1
-    %emit = arith.andi %closes, %real : i1
-    %c = arith.divsi %pos, %n : i32
-    %none = arith.constant -1 : i32
-    %v = arith.select %emit, %c, %none : i32
-    imeta.yield %v : i32
-  }
-  imeta.field @decode_positions_c rows(@q) over @ca_ratios {
-    %c = imeta.get @closed_compressed_index : i32
-    %n = imeta.ratio : i32
-    %c0 = arith.constant 0 : i32
-    %emit = arith.cmpi sge, %c, %c0 : i32
-    %p = arith.muli %c, %n : i32
-    %v = arith.select %emit, %p, %c0 : i32
-    imeta.yield %v : i32
-  }
-  imeta.field @decode_slot_mapping_store_ca rows(@q) over @ca_ratios {
-    %c = imeta.get @closed_compressed_index : i32
-    %bc = imeta.get @tokens_per_block : i32
-    %c0 = arith.constant 0 : i32
-    %emit = arith.cmpi sge, %c, %c0 : i32
-    %v = scf.if %emit -> (i32) {
-      %blk = arith.divsi %c, %bc : i32
-      %phys = imeta.load @block_table[%blk] : i32
-      %base = arith.muli %phys, %bc : i32
-      %off = arith.remsi %c, %bc : i32
-      %slot = arith.addi %base, %off : i32
-      scf.yield %slot : i32
-    } else {
-      %none = arith.constant -1 : i32
-      scf.yield %none : i32
-    }
-    imeta.yield %v : i32
-  }
-  imeta.field @klen rows(@q) over @sparse_ratios {
-    %len = imeta.get @visible_compressed : i32
-    imeta.yield %len : i32
-  }
+  imeta.field @closed_compressed_index rows(@q) over @ca_ratios = "select((positions + 1) % n == 0 && !is_placeholder, positions / n, -1)"
+  imeta.field @decode_positions_c rows(@q) over @ca_ratios = "c = closed_compressed_index; select(c >= 0, c * n, 0)"
+  imeta.field @decode_slot_mapping_store_ca rows(@q) over @ca_ratios = "c = closed_compressed_index; c >= 0 ? ca_slot(c) : -1"
+  imeta.field @klen rows(@q) over @sparse_ratios = "visible_compressed"
   // The ring window of row r: w = min(pos + 1, W) slots ending at pos,
   // starting at ring slot offset.
-  imeta.field @swa_window rows(@q) {
-    %pos = imeta.get @positions : i32
-    %W = imeta.get_config @window_size : i32
-    %c1 = arith.constant 1 : i32
-    %p1 = arith.addi %pos, %c1 : i32
-    %w = arith.minsi %p1, %W : i32
-    imeta.yield %w : i32
-  }
-  imeta.field @swa_window_offset rows(@q) {
-    %pos = imeta.get @positions : i32
-    %w = imeta.get @swa_window : i32
-    %id = imeta.get @state : i32
-    %S = imeta.get_config @swa_block_size : i32
-    %c1 = arith.constant 1 : i32
-    %p1 = arith.addi %pos, %c1 : i32
-    %first = arith.subi %p1, %w : i32
-    %base = arith.muli %id, %S : i32
-    %slot = arith.remsi %first, %S : i32
-    %off = arith.addi %base, %slot : i32
-    imeta.yield %off : i32
-  }
-  imeta.field @kv_swa_index_offset_len rows(@q) {
-    %off = imeta.get @swa_window_offset : i32
-    %w = imeta.get @swa_window : i32
-    imeta.yield %off, %w : i32, i32
-  }
+  imeta.field @swa_window rows(@q) = "min(positions + 1, window_size)"
+  imeta.field @swa_window_offset rows(@q) = "S = swa_block_size; state * S + (positions + 1 - swa_window) % S"
+  imeta.field @kv_swa_index_offset_len rows(@q) = "swa_window_offset, swa_window"
   // Row r's slice of the flattened [T, max_num_blocks] block table, in
   // compressed tokens.
-  imeta.field @decode_kv_ca_offset rows(@q) over @dense_ratios {
-    %r = imeta.row : i32
-    %mnb = imeta.get_config @max_num_blocks : i32
-    %bc = imeta.get @tokens_per_block : i32
-    %row = arith.muli %r, %mnb : i32
-    %off = arith.muli %row, %bc : i32
-    imeta.yield %off : i32
-  }
-  imeta.field @decode_kv_ca_index_offset_len rows(@q) over @dense_ratios {
-    %off = imeta.get @decode_kv_ca_offset : i32
-    %len = imeta.get @visible_compressed : i32
-    imeta.yield %off, %len : i32, i32
-  }
+  imeta.field @decode_kv_ca_offset rows(@q) over @dense_ratios = "r * max_num_blocks * tokens_per_block"
+  imeta.field @decode_kv_ca_index_offset_len rows(@q) over @dense_ratios = "decode_kv_ca_offset, visible_compressed"
 
   //===--------------------------------------------------------------------===//
   // Expansions (SPEC.md §3.4, §4): dense index rows, -1 past their length
   //===--------------------------------------------------------------------===//
   // The dense expansions' width, 128-aligned: ceil((max_model_len / n) /
   // 128) · 128.
-  imeta.field @kv_ca_width scalar over @dense_ratios {
-    %mml = imeta.get_config @max_model_len : i32
-    %n = imeta.ratio : i32
-    %c128 = arith.constant 128 : i32
-    %keys = arith.divsi %mml, %n : i32
-    %tiles = arith.ceildivsi %keys, %c128 : i32
-    %width = arith.muli %tiles, %c128 : i32
-    imeta.yield %width : i32
-  }
+  imeta.field @kv_ca_width scalar over @dense_ratios = "ceildiv(max_model_len / n, 128) * 128"
   // Decode: kv_ca_index.n[r, t] = block_tables_flat[p / bc]·bc + p % bc,
   // p = offset + t, for t < len; row r's table is its sequence's.
-  imeta.field @decode_kv_ca_index rows(@q) over @dense_ratios cols(@kv_ca_width) {
-    %t = imeta.col_index : i32
-    %len = imeta.get @visible_compressed : i32
-    %in = arith.cmpi slt, %t, %len : i32
-    %v = scf.if %in -> (i32) {
-      %off = imeta.get @decode_kv_ca_offset : i32
-      %bc = imeta.get @tokens_per_block : i32
-      %r = imeta.row : i32
-      %mnb = imeta.get_config @max_num_blocks : i32
-      %p = arith.addi %off, %t : i32
-      %flat = arith.divsi %p, %bc : i32
-      %rowstart = arith.muli %r, %mnb : i32
-      %col = arith.subi %flat, %rowstart : i32
-      %phys = imeta.load @block_table[%col] : i32
-      %base = arith.muli %phys, %bc : i32
-      %within = arith.remsi %p, %bc : i32
-      %slot = arith.addi %base, %within : i32
-      scf.yield %slot : i32
-    } else {
-      %none = arith.constant -1 : i32
-      scf.yield %none : i32
-    }
-    imeta.yield %v : i32
-  }
+  imeta.field @decode_kv_ca_index rows(@q) over @dense_ratios cols(@kv_ca_width) = "t = col; t < visible_compressed ? ca_slot_in_row(decode_kv_ca_offset + t) : -1"
   // Decode: kv_swa_index[r, t] = base + (offset - base + t) % S for t < len,
   // base = (offset / S)·S (the sequence's ring).
-  imeta.field @kv_swa_index rows(@q) cols(@window_size) {
-    %t = imeta.col_index : i32
-    %w = imeta.get @swa_window : i32
-    %off = imeta.get @swa_window_offset : i32
-    %S = imeta.get_config @swa_block_size : i32
-    %in = arith.cmpi slt, %t, %w : i32
-    %ring = arith.divsi %off, %S : i32
-    %base = arith.muli %ring, %S : i32
-    %rel = arith.subi %off, %base : i32
-    %at = arith.addi %rel, %t : i32
-    %slot = arith.remsi %at, %S : i32
-    %idx = arith.addi %base, %slot : i32
-    %none = arith.constant -1 : i32
-    %v = arith.select %in, %idx, %none : i32
-    imeta.yield %v : i32
-  }
+  imeta.field @kv_swa_index rows(@q) cols(@window_size) = "t = col; off = swa_window_offset; S = swa_block_size; base = off / S * S; select(t < swa_window, base + (off - base + t) % S, -1)"
   // Prompt: kv_swa_full_index[r, 0:P1] = P0 + t, [P1:P1+P3] = P2 + t - P1.
-  imeta.field @kv_swa_full_index rows(@q) cols(@window_size) {
-    %t = imeta.col_index : i32
-    %P0 = imeta.get @pivot_p0 : i32
-    %P1 = imeta.get @pivot_p1 : i32
-    %P2 = imeta.get @pivot_p2 : i32
-    %P3 = imeta.get @pivot_p3 : i32
-    %none = arith.constant -1 : i32
-    %in1 = arith.cmpi slt, %t, %P1 : i32
-    %end2 = arith.addi %P1, %P3 : i32
-    %in2 = arith.cmpi slt, %t, %end2 : i32
-    %a = arith.addi %P0, %t : i32
-    %d = arith.subi %t, %P1 : i32
-    %b = arith.addi %P2, %d : i32
-    %v2 = arith.select %in2, %b, %none : i32
-    %v = arith.select %in1, %a, %v2 : i32
-    imeta.yield %v : i32
-  }
+  imeta.field @kv_swa_full_index rows(@q) cols(@window_size) = "t = col; P1 = pivot_p1; select(t < P1, pivot_p0 + t, select(t < P1 + pivot_p3, pivot_p2 + (t - P1), -1))"
   // Prompt: kv_ca_index.n[r, t] = offset + t for t < len.
-  imeta.field @prompt_kv_ca_index rows(@q) over @dense_ratios cols(@kv_ca_width) {
-    %t = imeta.col_index : i32
-    %off = imeta.get @compressed_start : i32
-    %len = imeta.get @visible_compressed : i32
-    %in = arith.cmpi slt, %t, %len : i32
-    %p = arith.addi %off, %t : i32
-    %none = arith.constant -1 : i32
-    %v = arith.select %in, %p, %none : i32
-    imeta.yield %v : i32
-  }
+  imeta.field @prompt_kv_ca_index rows(@q) over @dense_ratios cols(@kv_ca_width) = "t = col; select(t < visible_compressed, compressed_start + t, -1)"
 
   imeta.path @decode target(cpu) {
     // The whole confirmed history, or its last token alone (what an engine
     // holds per step); only the last entry is read.
-    imeta.require "R5" "token_ids has exactly seqlen_k - seqlen_q + 1 entries or exactly 1" seq {
-      %len = imeta.length @token_ids : i32
-      %s = imeta.get @query_start : i32
-      %c1 = arith.constant 1 : i32
-      %want = arith.addi %s, %c1 : i32
-      %whole = arith.cmpi eq, %len, %want : i32
-      %alone = arith.cmpi eq, %len, %c1 : i32
-      %ok = arith.ori %whole, %alone : i1
-      imeta.yield %ok : i1
-    }
-    imeta.require "R5" "draft_tokens has exactly seqlen_q - 1 entries" seq {
-      %len = imeta.length @draft_tokens : i32
-      %q = imeta.get @q : i32
-      %c1 = arith.constant 1 : i32
-      %want = arith.subi %q, %c1 : i32
-      %ok = arith.cmpi eq, %len, %want : i32
-      imeta.yield %ok : i1
-    }
-    imeta.require "R5" "num_blocks <= max_num_blocks" seq {
-      %nb = imeta.get @num_blocks : i32
-      %max = imeta.get_config @max_num_blocks : i32
-      %ok = arith.cmpi sle, %nb, %max : i32
-      imeta.yield %ok : i1
-    }
+    imeta.require "R5" "token_ids has exactly seqlen_k - seqlen_q + 1 entries or exactly 1" seq = "len(token_ids) == query_start + 1 || len(token_ids) == 1"
+    imeta.require "R5" "draft_tokens has exactly seqlen_q - 1 entries" seq = "len(draft_tokens) == q - 1"
+    imeta.require "R5" "num_blocks <= max_num_blocks" seq = "num_blocks <= max_num_blocks"
     // Decode writes its rows into the ring before reading: a smaller ring
     // would let the last draft overwrite a slot the first row still reads.
     imeta.require "R5" "swa_block_size >= window_size + seqlen_q - 1" seq {

@@ -11,10 +11,6 @@ using namespace mlir;
 using namespace imeta;
 using llvm::formatv;
 
-/// The most values one field may hold in the evaluator (2 GiB of int64):
-/// past it a batch gets an error, not an out-of-memory crash.
-static constexpr int64_t kMaxValues = int64_t(1) << 28;
-
 static llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
@@ -125,7 +121,7 @@ llvm::Error Evaluator::columnsOf(FieldOp field, int64_t ratio, FieldValue &out,
   if (numCols < 0)
     return fail(formatv("'{0}' = {1} columns is negative", cols.getValue(),
                         numCols));
-  if (numCols > kMaxValues)
+  if (numCols > kMaxFieldValues)
     return fail(formatv("'{0}' = {1} columns is more than the reference "
                         "evaluator holds",
                         cols.getValue(), numCols));
@@ -163,10 +159,10 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       out.data.insert(out.data.end(), values.begin(), values.end());
       return llvm::Error::success();
     }
-    if (int64_t(out.data.size()) + numCols > kMaxValues)
+    if (int64_t(out.data.size()) + numCols > kMaxFieldValues)
       return fail(formatv("more than {0} values ({1} columns per row); the "
                           "reference evaluator stops here",
-                          kMaxValues, numCols));
+                          kMaxFieldValues, numCols));
     int64_t liveCols = live ? live->data[p.seq] : numCols;
     if (liveCols > numCols)
       return fail(formatv("live columns ({0}) exceed the {1} columns of '{2}'",
@@ -205,10 +201,10 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       if (n < 0)
         return fail(formatv("sequence {0}: row count '{1}' is negative ({2})",
                             i, field.getCount(), n));
-      if (r + n > kMaxValues)
+      if (r + n > kMaxFieldValues)
         return fail(formatv("more than {0} rows; the reference evaluator "
                             "stops here",
-                            kMaxValues));
+                            kMaxFieldValues));
       for (int64_t j = 0; j < n; ++j, ++r)
         if (llvm::Error err = within(runAt(Point{i, j, r, -1, ratio}),
                                      formatv("sequence {0}, row {1}", i, r)))
@@ -265,14 +261,18 @@ Evaluator::padToRows(OutputOp out, const FieldValue &value) {
     return fail(formatv("rows(@{0}) = {1}, fewer than the {2} rows of '{3}'",
                         out.getRows(), rows, value.numPoints(),
                         out.getSource()));
-  if (rows > kMaxValues / std::max<int64_t>(value.width, 1))
+  if (!holdsRows(rows, value.width))
     return fail(formatv("rows(@{0}) = {1} rows of {2} values: more than the "
                         "reference evaluator holds",
                         out.getRows(), rows, value.width));
   auto &copy = padded.emplace_back(std::make_unique<FieldValue>(value));
-  copy->data.resize(size_t(rows) * copy->width, *out.getFill());
-  copy->points = size_t(rows);
+  padPoints(*copy, rows, *out.getFill());
   return copy.get();
+}
+
+void imeta::padPoints(FieldValue &value, int64_t rows, int64_t fill) {
+  value.data.resize(size_t(rows) * value.width, fill);
+  value.points = size_t(rows);
 }
 
 llvm::Expected<std::vector<OutputValue>>

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +33,18 @@ struct FieldValue {
   size_t points = 0;         ///< rows (a `cols` field may have width 0)
   size_t numPoints() const { return points; }
 };
+
+/// The most values one field may hold in the evaluator (2 GiB of int64):
+/// past it a batch gets an error, not an out-of-memory crash.
+constexpr int64_t kMaxFieldValues = int64_t(1) << 28;
+
+/// Whether `rows` points of `width` values fit in kMaxFieldValues.
+inline bool holdsRows(int64_t rows, unsigned width) {
+  return rows <= kMaxFieldValues / std::max<int64_t>(width, 1);
+}
+/// Pads `value` with `fill` up to `rows` points (a declared fill; the
+/// caller checked holdsRows).
+void padPoints(FieldValue &value, int64_t rows, int64_t fill);
 
 /// One output of a path: its name (with `.n` for a ratio bucket) and value.
 struct OutputValue {

@@ -48,8 +48,6 @@ void imeta::printFieldFile(llvm::raw_ostream &os,
 llvm::Error imeta::padToCapacity(PathOp path, int64_t capacity,
                                  std::vector<OutputValue> &outputs,
                                  std::vector<FieldValue> &padded) {
-  // As many values as the evaluator holds in one field.
-  constexpr int64_t kMaxValues = int64_t(1) << 28;
   llvm::StringMap<int64_t> fills;
   for (OutputOp out : getPathOutputs(path))
     if (std::optional<int64_t> fill = out.getFill())
@@ -59,14 +57,13 @@ llvm::Error imeta::padToCapacity(PathOp path, int64_t capacity,
     auto fill = fills.find(llvm::StringRef(out.name).split('.').first);
     if (fill == fills.end() || int64_t(out.value->points) >= capacity)
       continue;
-    if (capacity > kMaxValues / std::max<int64_t>(out.value->width, 1))
+    if (!holdsRows(capacity, out.value->width))
       return llvm::createStringError(
           "output '" + out.name + "': " + std::to_string(capacity) +
           " rows of " + std::to_string(out.value->width) +
           " values, more than the evaluator holds (2^28)");
     FieldValue &copy = padded.emplace_back(*out.value);
-    copy.data.resize(size_t(capacity) * copy.width, fill->second);
-    copy.points = size_t(capacity);
+    padPoints(copy, capacity, fill->second);
     out.value = &copy;
   }
   return llvm::Error::success();

@@ -52,7 +52,9 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
     // per warp, it slowed the expansions (bench/HISTORY.md).
     std::string fromContext = contextDivider(st, scope, divisor);
     std::string name = formatv("dv{0}", nextDivider++).str();
-    cs.line("const imeta_divider {0} = {1};", name,
+    // Unused where a remainder takes its quotient from a division by an
+    // equal divisor read twice.
+    cs.line("const imeta_divider {0} = {1};  (void){0};", name,
             fromContext.empty() ? formatv("imeta_make_divider({0})",
                                           scope.hoisted.lookup(divisor))
                                       .str()
