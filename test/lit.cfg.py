@@ -13,6 +13,9 @@ tools = [os.path.join(config.imeta_obj_root, "tools", t) for t in
          ("imeta-opt", "imeta-run", "imeta-gen")]
 config.environment["PATH"] = os.pathsep.join(
     tools + [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+# The compiled backends' cache: in the build tree, not the user's.
+config.environment["IMETA_CACHE_DIR"] = os.path.join(
+    config.imeta_obj_root, "test", "compile-cache")
 config.substitutions.append(("%specs", os.path.join(config.imeta_src_root, "specs")))
 config.substitutions.append(("FileCheck", "FileCheck --enable-var-scope"))
 

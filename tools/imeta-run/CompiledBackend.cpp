@@ -1,6 +1,7 @@
 //===- CompiledBackend.cpp - run a spec through its generated code --------===//
 
 #include "CompiledBackend.h"
+#include "CompileCache.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Eval/DriverValues.h"
 #include "lib/Lowering/CppEmitter.h"
@@ -9,49 +10,15 @@
 
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace imeta;
 
-namespace {
-
-llvm::Error fail(const llvm::Twine &msg) {
+static llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
-
-llvm::Error writeFile(StringRef path, StringRef text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return fail("cannot write '" + path + "': " + ec.message());
-  os << text;
-  return llvm::Error::success();
-}
-
-/// Runs `program args...`, its output into `log`; fails with the log.
-llvm::Error compile(StringRef program, ArrayRef<std::string> args,
-                    StringRef log) {
-  SmallVector<StringRef> argv{program};
-  for (const std::string &a : args)
-    argv.push_back(a);
-  std::optional<StringRef> redirects[] = {std::nullopt, log, log};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects,
-                                     0, 0, &message);
-  if (rc == 0)
-    return llvm::Error::success();
-  std::string text;
-  if (auto buf = llvm::MemoryBuffer::getFile(log))
-    text = (*buf)->getBuffer().take_front(4000).str();
-  return fail("compiling the generated code failed (" + program + "): " +
-              message + "\n" + text);
-}
-
-} // namespace
 
 llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
                                                const Batch &batch,
@@ -63,15 +30,9 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   if (failed(files))
     return fail("code generation failed");
 
-  SmallString<128> dir;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("imeta-run", dir))
-    return fail("cannot create a temporary directory: " + ec.message());
-  auto at = [&](const std::string &name) {
-    SmallString<256> p(dir);
-    llvm::sys::path::append(p, name);
-    return std::string(p);
-  };
   const std::string &base = files->baseName;
+  CompileJob job;
+  job.keepSources = options.keepTemps;
   for (auto [name, text] :
        {std::pair<std::string, std::string *>{base + ".h", &files->header},
         {base + "_impl.h", &files->impl},
@@ -80,35 +41,34 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
         {base + "_cuda.h", &files->cudaHeader},
         {base + ".cu", &files->cudaSource}})
     if (!text->empty())
-      if (llvm::Error err = writeFile(at(name), *text))
-        return err;
-
-  std::string lib = at("libimeta_run.so");
-  std::vector<std::string> args;
-  std::string program;
+      job.files.emplace_back(name, std::move(*text));
   if (options.gpu) {
     auto nvcc = llvm::sys::findProgramByName("nvcc");
     if (!nvcc)
       return fail("--backend cuda needs nvcc on PATH");
-    program = *nvcc;
-    args = {"-std=c++17", "-O2", "-arch=sm_90", "-shared", "-Xcompiler",
-            "-fPIC", "-DIMETA_DRIVER_CUDA", "-o", lib, at(base + ".cpp"),
-            at(base + ".cu"), at(base + "_driver.cpp")};
+    job.program = *nvcc;
+    job.flags = {"-std=c++17", "-O2", "-arch=sm_90", "-shared", "-Xcompiler",
+                 "-fPIC", "-DIMETA_DRIVER_CUDA"};
+    job.compiled = {base + ".cpp", base + ".cu", base + "_driver.cpp"};
   } else {
     const char *cxx = getenv("CXX");
     auto found = llvm::sys::findProgramByName(cxx ? cxx : "c++");
     if (!found)
       return fail("--backend cpu needs a C++ compiler (c++ or $CXX)");
-    program = *found;
-    args = {"-std=c++17", "-O1", "-shared", "-fPIC", "-o", lib,
-            at(base + ".cpp"), at(base + "_driver.cpp")};
+    job.program = *found;
+    job.flags = {"-std=c++17", "-O1", "-shared", "-fPIC"};
+    job.compiled = {base + ".cpp", base + "_driver.cpp"};
   }
-  if (llvm::Error err = compile(program, args, at("compile.log")))
-    return err;
+  llvm::Expected<BuiltObject> object = buildCached(job);
+  if (!object)
+    return object.takeError();
+  std::string lib = object->path;
 
   std::string loadError;
   auto library =
       llvm::sys::DynamicLibrary::getPermanentLibrary(lib.c_str(), &loadError);
+  if (object->temporary)
+    llvm::sys::fs::remove(lib); // loaded: the file is no longer needed
   if (!library.isValid())
     return fail("cannot load the generated code: " + loadError);
   auto run = reinterpret_cast<imeta_driver_run_fn>(
@@ -121,10 +81,6 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   values.capacity = options.capacity;
   int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
                       options.gpu, result);
-  if (options.keepTemps)
-    llvm::errs() << "imeta-run: generated code kept in " << dir << "\n";
-  else
-    llvm::sys::fs::remove_directories(dir);
   if (rc != 0)
     return fail(result);
   return result;

@@ -51,9 +51,11 @@ static cl::opt<int64_t> capacity(
              "at the largest batch holds; an output with a declared fill "
              "prints its rows up to it"),
     cl::value_desc("rows"), cl::init(0), cl::cat(category));
-static cl::opt<bool> saveTemps("save-temps",
-                               cl::desc("keep the generated code (cpu/cuda)"),
-                               cl::cat(category));
+static cl::opt<bool> saveTemps(
+    "save-temps",
+    cl::desc("keep the generated code (cpu/cuda; compiled again even where "
+             "the compile cache, $IMETA_CACHE_DIR, holds it)"),
+    cl::cat(category));
 
 static int error(const llvm::Twine &msg) {
   llvm::WithColor::error(llvm::errs(), "imeta-run") << msg << "\n";
