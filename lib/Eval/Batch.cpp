@@ -5,7 +5,6 @@
 
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <limits>
 
@@ -233,20 +232,4 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
     batch.sequences.push_back(std::move(seq));
   }
   return batch;
-}
-
-llvm::Expected<Batch> imeta::readBatchFile(SpecOp spec, StringRef path,
-                                           PathOp forPath) {
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
-  if (!buffer)
-    return llvm::createStringError(buffer.getError(),
-                                   "cannot read batch file '" + path +
-                                       "': " + buffer.getError().message());
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
-  if (!json)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "batch file '" + path + "' is not JSON: " +
-                                       llvm::toString(json.takeError()));
-  return parseBatch(spec, *json, forPath);
 }

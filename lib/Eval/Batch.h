@@ -42,10 +42,6 @@ struct Batch {
 llvm::Expected<Batch> parseBatch(SpecOp spec, const llvm::json::Value &json,
                                  PathOp path = nullptr);
 
-/// Reads and parses the batch file at `path`, for path `forPath`.
-llvm::Expected<Batch> readBatchFile(SpecOp spec, llvm::StringRef path,
-                                    PathOp forPath = nullptr);
-
 } // namespace imeta
 
 #endif // IMETA_EVAL_BATCH_H

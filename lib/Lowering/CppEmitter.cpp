@@ -26,7 +26,7 @@ static LogicalResult printTo(std::string &out, Fn print) {
   return print(cs);
 }
 
-FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec) {
+FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
   std::vector<PathPlan> plans;
   for (auto path : spec.getBody().front().getOps<PathOp>()) {
     FailureOr<PathPlan> plan = planPath(path);
@@ -34,13 +34,13 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec) {
       return failure();
     plans.push_back(std::move(*plan));
   }
-  const SpecLayout layout(spec, std::move(plans));
+  const SpecLayout layout(spec, std::move(plans), fileBase.str());
   EmitterState st(layout.naming());
   FillEmitter fills(layout, st);
   HostEmitter host(layout, st);
 
   GeneratedFiles files;
-  files.baseName = layout.base();
+  files.baseName = layout.fileBase();
   std::string implBody, hostBody;
   if (failed(printTo(implBody,
                      [&](CodeStream &cs) {

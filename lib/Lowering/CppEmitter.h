@@ -24,9 +24,10 @@ struct GeneratedFiles {
   std::string driver;
 };
 
-/// Generates the C++ of every path of `spec`. Unsupported constructs get a
-/// located error.
-mlir::FailureOr<GeneratedFiles> emitSpec(SpecOp spec);
+/// Generates the C++ of every path of `spec`, in files named `fileBase`
+/// ("": the spec's name). Unsupported constructs get a located error.
+mlir::FailureOr<GeneratedFiles> emitSpec(SpecOp spec,
+                                         llvm::StringRef fileBase = "");
 
 } // namespace imeta
 

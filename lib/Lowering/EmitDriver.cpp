@@ -59,10 +59,10 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
   cs.line("// the reference evaluator's format) out. Build with "
           "-DIMETA_DRIVER_CUDA to");
   cs.line("// run GPU paths on the device.");
-  cs.line("#include \"{0}.h\"", L.base());
+  cs.line("#include \"{0}.h\"", L.fileBase());
   if (hasGpu) {
     cs.line("#ifdef IMETA_DRIVER_CUDA");
-    cs.line("#include \"{0}_cuda.h\"", L.base());
+    cs.line("#include \"{0}_cuda.h\"", L.fileBase());
     cs.line("#endif");
   }
   cs.blank();

@@ -21,7 +21,7 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
           "space.");
   cs.line("#pragma once");
   cs.blank();
-  cs.line("#include \"{0}.h\"", L.base());
+  cs.line("#include \"{0}.h\"", L.fileBase());
   cs.blank();
   cs.line("#include <cstddef>");
   cs.line("#include <cstdint>");

@@ -23,7 +23,7 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
   cs.line("// per-sequence fields, prefix sums: the sizes of every "
           "data-dependent field),");
   cs.line("// shapes and capacities, then the fill stage on the CPU.");
-  cs.line("#include \"{0}_impl.h\"", L.base());
+  cs.line("#include \"{0}_impl.h\"", L.fileBase());
   cs.blank();
   cs.line("#include <algorithm>");
   cs.line("#include <memory>");

@@ -35,8 +35,10 @@ void emit::commentFormula(CodeStream &cs, Operation *op) {
   cs.line("// {0} {{", header);
 }
 
-SpecLayout::SpecLayout(SpecOp spec, std::vector<PathPlan> plans)
-    : specOp(spec), pathPlans(std::move(plans)), names(spec) {}
+SpecLayout::SpecLayout(SpecOp spec, std::vector<PathPlan> plans,
+                       std::string fileBase)
+    : specOp(spec), fileBaseName(std::move(fileBase)),
+      pathPlans(std::move(plans)), names(spec) {}
 
 bool SpecLayout::hasGpuPath() const {
   return llvm::any_of(pathPlans, [](const PathPlan &p) {

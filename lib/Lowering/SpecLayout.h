@@ -46,7 +46,9 @@ void commentFormula(CodeStream &cs, mlir::Operation *op);
 
 class SpecLayout {
 public:
-  SpecLayout(SpecOp spec, std::vector<PathPlan> plans);
+  /// `fileBase`: the generated files' base name ("": the spec's name).
+  SpecLayout(SpecOp spec, std::vector<PathPlan> plans,
+             std::string fileBase = "");
   SpecLayout(const SpecLayout &) = delete;
   SpecLayout &operator=(const SpecLayout &) = delete;
 
@@ -60,8 +62,12 @@ public:
 
   //===--- Names ----------------------------------------------------------===//
 
-  /// The spec's name (the files' base name) and its C++ namespace.
+  /// The spec's name and its C++ namespace.
   std::string base() const;
+  /// The generated files' base name (`imeta-gen --name`, else base()).
+  std::string fileBase() const {
+    return fileBaseName.empty() ? base() : fileBaseName;
+  }
   std::string ns() const { return "imeta_gen::" + base(); }
   /// `snake_case` as `PascalCase`.
   static std::string pascal(llvm::StringRef s);
@@ -131,6 +137,7 @@ public:
 
 private:
   SpecOp specOp;
+  std::string fileBaseName;
   std::vector<PathPlan> pathPlans;
   FormulaNaming names;
 };

@@ -1,9 +1,9 @@
 //===- imeta-gen.cpp - spec -> generated .h/.cpp --------------------------===//
 //
-//   imeta-gen SPEC -o DIR
+//   imeta-gen SPEC -o DIR [--name NAME] [--paths a,b] [--list-files]
 //   imeta-gen SPEC --emit=KIND [--split-input-file] [--verify-diagnostics]
 //
-// Writes DIR/<spec>.h (public API), DIR/<spec>_impl.h (contexts and fused
+// Writes (<spec>: --name, else the spec's name) DIR/<spec>.h (public API), DIR/<spec>_impl.h (contexts and fused
 // fill functions), DIR/<spec>.cpp (host stage, CPU entry points),
 // DIR/<spec>_driver.cpp (the tools' C ABI) and, for a spec with GPU paths,
 // DIR/<spec>_cuda.h and DIR/<spec>.cu (staging, one kernel per GPU path).
@@ -11,6 +11,8 @@
 // prints one of them to stdout instead; with --split-input-file each
 // `// -----` chunk of SPEC is a spec of its own (lit tests, mlir-opt
 // style), and --verify-diagnostics checks the `expected-error`s in it.
+// --paths keeps only the paths named (and those they extend); --list-files
+// prints the paths -o would write (a build system's outputs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include "dialect/SpecFile.h"
 #include "lib/Lowering/CppEmitter.h"
 #include "lib/Transforms/Passes.h"
+#include "tools/common/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -34,6 +37,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -61,15 +66,29 @@ static cl::opt<bool> splitInput(
     cl::desc("each '// -----' chunk of the input is a spec of its own "
              "(needs --emit)"),
     cl::cat(category));
+static cl::opt<std::string> baseName(
+    "name",
+    cl::desc("base name of the generated files (default: the spec's name)"),
+    cl::value_desc("name"), cl::cat(category));
+static cl::list<std::string>
+    onlyPaths("paths",
+              cl::desc("generate only these paths (and those they extend)"),
+              cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> listFiles(
+    "list-files",
+    cl::desc("print the files -o would write, one a line, and write none "
+             "(for build systems)"),
+    cl::cat(category));
 static cl::opt<bool> verifyDiagnostics(
     "verify-diagnostics",
     cl::desc("check the input's expected-* diagnostics instead of "
              "reporting them"),
     cl::cat(category));
 
+/// A usage or I/O error (exit code 2).
 static int error(const llvm::Twine &msg) {
   llvm::WithColor::error(llvm::errs(), "imeta-gen") << msg << "\n";
-  return 1;
+  return imeta::kExitUsage;
 }
 
 static bool write(const std::string &path, const std::string &text) {
@@ -84,12 +103,48 @@ static bool write(const std::string &path, const std::string &text) {
   return true;
 }
 
+/// The exit code of a failed generation: a bad spec, unless a usage error
+/// says otherwise.
+static int failureCode = imeta::kExitSpecInvalid;
+
+/// Drops the paths --paths does not name (nor extend); an error names a
+/// path the spec lacks.
+static LogicalResult keepOnlyPaths(imeta::SpecOp spec) {
+  if (onlyPaths.empty())
+    return success();
+  llvm::StringSet<> kept;
+  SmallVector<std::string> work(onlyPaths.begin(), onlyPaths.end());
+  while (!work.empty()) {
+    std::string name = work.pop_back_val();
+    auto path = dyn_cast_or_null<imeta::PathOp>(
+        SymbolTable::lookupSymbolIn(spec, name));
+    if (!path) {
+      failureCode = imeta::kExitUsage;
+      error("--paths: spec @" + spec.getSymName() + " has no path '" + name +
+            "'");
+      return failure();
+    }
+    if (!kept.insert(name).second)
+      continue;
+    if (ArrayAttr bases = path.getBasesAttr())
+      for (Attribute base : bases)
+        work.push_back(cast<FlatSymbolRefAttr>(base).getValue().str());
+  }
+  for (auto path :
+       llvm::make_early_inc_range(spec.getBody().front().getOps<imeta::PathOp>()))
+    if (!kept.contains(path.getSymName()))
+      path.erase();
+  return success();
+}
+
 /// Parses, schedules and emits the spec `sourceMgr` holds.
 static FailureOr<imeta::GeneratedFiles> generate(MLIRContext &context,
                                                  llvm::SourceMgr &sourceMgr) {
   FailureOr<imeta::SpecFile> file = imeta::loadSpecBuffer(context, sourceMgr);
   if (failed(file))
     return failure(); // Reported through the diagnostic handler.
+  if (failed(keepOnlyPaths(file->spec)))
+    return failure();
   // The schedule passes record what the emitters follow (keeping anything
   // recorded by hand in the spec).
   PassManager pm(&context, imeta::SpecOp::getOperationName());
@@ -98,7 +153,8 @@ static FailureOr<imeta::GeneratedFiles> generate(MLIRContext &context,
   pm.addPass(imeta::createStackBuckets());
   if (failed(pm.run(file->spec)))
     return failure();
-  return imeta::emitSpec(file->spec); // On failure, it has reported where.
+  // On failure, it has reported where.
+  return imeta::emitSpec(file->spec, baseName);
 }
 
 /// The file --emit names; an error for the CUDA files of a spec without
@@ -154,35 +210,49 @@ static LogicalResult emitChunk(std::unique_ptr<llvm::MemoryBuffer> buffer,
   return success();
 }
 
-/// Writes every generated file into -o.
+/// Writes every generated file into -o (with --list-files, prints their
+/// paths instead).
 static int writeAll(const imeta::GeneratedFiles &files) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
-    return error("cannot create '" + outDir + "': " + ec.message());
   auto at = [&](const std::string &name) {
     llvm::SmallString<256> path(outDir);
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
   const std::string &base = files.baseName;
-  if (!write(at(base + ".h"), files.header) ||
-      !write(at(base + "_impl.h"), files.impl) ||
-      !write(at(base + ".cpp"), files.source) ||
-      !write(at(base + "_driver.cpp"), files.driver))
-    return 1;
-  if (!files.cudaSource.empty() &&
-      (!write(at(base + "_cuda.h"), files.cudaHeader) ||
-       !write(at(base + ".cu"), files.cudaSource)))
-    return 1;
-  return 0;
+  std::vector<std::pair<std::string, const std::string *>> all = {
+      {base + ".h", &files.header},
+      {base + "_impl.h", &files.impl},
+      {base + ".cpp", &files.source},
+      {base + "_driver.cpp", &files.driver}};
+  if (!files.cudaSource.empty()) {
+    all.push_back({base + "_cuda.h", &files.cudaHeader});
+    all.push_back({base + ".cu", &files.cudaSource});
+  }
+  if (listFiles) {
+    for (const auto &file : all)
+      llvm::outs() << at(file.first) << "\n";
+    return imeta::kExitOk;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
+    return error("cannot create '" + outDir + "': " + ec.message());
+  for (const auto &[name, text] : all)
+    if (!write(at(name), *text))
+      return imeta::kExitUsage;
+  return imeta::kExitOk;
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv, "imeta code generator\n");
+  imeta::setVersionPrinter("imeta-gen");
+  if (!cl::ParseCommandLineOptions(argc, argv, "imeta code generator\n",
+                                   &llvm::errs()))
+    return imeta::kExitUsage;
   if ((emitKind == Emit::none) == outDir.empty())
     return error("give one of -o DIR (every file) and --emit=KIND (one file "
                  "to stdout)");
+  if (listFiles && emitKind != Emit::none)
+    return error("--list-files lists what -o DIR writes; drop --emit");
   if ((splitInput || verifyDiagnostics) && emitKind == Emit::none)
     return error("--split-input-file and --verify-diagnostics need --emit");
 
@@ -198,11 +268,12 @@ int main(int argc, char **argv) {
                      llvm::raw_ostream &os) {
       return emitChunk(std::move(buffer), os, registry);
     };
-    if (splitInput)
-      return failed(splitAndProcessBuffer(std::move(input), chunk, llvm::outs(),
-                                          kDefaultSplitMarker,
-                                          kDefaultSplitMarker));
-    return failed(chunk(std::move(input), llvm::outs()));
+    LogicalResult done =
+        splitInput ? splitAndProcessBuffer(std::move(input), chunk,
+                                           llvm::outs(), kDefaultSplitMarker,
+                                           kDefaultSplitMarker)
+                   : chunk(std::move(input), llvm::outs());
+    return succeeded(done) ? imeta::kExitOk : failureCode;
   }
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
@@ -210,6 +281,6 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   FailureOr<imeta::GeneratedFiles> files = generate(context, sourceMgr);
   if (failed(files))
-    return 1;
+    return failureCode;
   return writeAll(*files);
 }

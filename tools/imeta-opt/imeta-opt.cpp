@@ -9,12 +9,17 @@
 #include "dialect/IMetaDialect.h"
 #include "lib/Transforms/Passes.h"
 #include "test/lib/TestPasses.h"
+#include "tools/common/ToolSupport.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
+  // LLVM's own options (backends, Polly, ...) are registered by now: kept
+  // out of --help, which lists mlir-opt's options and the imeta passes.
+  imeta::hideOptionsRegisteredSoFar();
+  imeta::setVersionPrinter("imeta-opt");
   mlir::DialectRegistry registry;
   imeta::registerSpecDialects(registry);
   mlir::registerCanonicalizerPass();

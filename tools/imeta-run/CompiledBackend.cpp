@@ -5,6 +5,7 @@
 #include "dialect/IMetaSymbols.h"
 #include "lib/Eval/DriverValues.h"
 #include "lib/Lowering/CppEmitter.h"
+#include "tools/common/ToolSupport.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -16,19 +17,20 @@
 using namespace mlir;
 using namespace imeta;
 
-static llvm::Error fail(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+static llvm::Error fail(ExitCode code, const llvm::Twine &msg) {
+  return toolError(code, msg);
 }
 
 llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
                                                const Batch &batch,
                                                const CompiledRun &options) {
   if (options.gpu && path.getTarget() != Target::gpu)
-    return fail("path '" + path.getSymName() +
-                "' has no GPU code (target cpu); use --backend cpu");
+    return fail(kExitUsage, "path '" + path.getSymName() +
+                                "' has no GPU code (target cpu); use "
+                                "--backend cpu");
   FailureOr<GeneratedFiles> files = emitSpec(spec);
   if (failed(files))
-    return fail("code generation failed");
+    return fail(kExitSpecInvalid, "code generation failed");
 
   const std::string &base = files->baseName;
   CompileJob job;
@@ -45,7 +47,7 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   if (options.gpu) {
     auto nvcc = llvm::sys::findProgramByName("nvcc");
     if (!nvcc)
-      return fail("--backend cuda needs nvcc on PATH");
+      return fail(kExitUsage, "--backend cuda needs nvcc on PATH");
     job.program = *nvcc;
     job.flags = {"-std=c++17", "-O2", "-arch=sm_90", "-shared", "-Xcompiler",
                  "-fPIC", "-DIMETA_DRIVER_CUDA"};
@@ -54,14 +56,15 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
     const char *cxx = getenv("CXX");
     auto found = llvm::sys::findProgramByName(cxx ? cxx : "c++");
     if (!found)
-      return fail("--backend cpu needs a C++ compiler (c++ or $CXX)");
+      return fail(kExitUsage,
+                  "--backend cpu needs a C++ compiler (c++ or $CXX)");
     job.program = *found;
     job.flags = {"-std=c++17", "-O1", "-shared", "-fPIC"};
     job.compiled = {base + ".cpp", base + "_driver.cpp"};
   }
   llvm::Expected<BuiltObject> object = buildCached(job);
   if (!object)
-    return object.takeError();
+    return fail(kExitInternal, llvm::toString(object.takeError()));
   std::string lib = object->path;
 
   std::string loadError;
@@ -70,11 +73,11 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   if (object->temporary)
     llvm::sys::fs::remove(lib); // loaded: the file is no longer needed
   if (!library.isValid())
-    return fail("cannot load the generated code: " + loadError);
+    return fail(kExitInternal, "cannot load the generated code: " + loadError);
   auto run = reinterpret_cast<imeta_driver_run_fn>(
       library.getAddressOfSymbol("imeta_driver_run"));
   if (!run)
-    return fail("the generated code has no imeta_driver_run");
+    return fail(kExitInternal, "the generated code has no imeta_driver_run");
 
   std::string name = path.getSymName().str(), result;
   runtime::DriverArgs values = toDriverArgs(spec, batch);
@@ -82,7 +85,7 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
                       options.gpu, result);
   if (rc != 0)
-    return fail(result);
+    return fail(kExitBatchRefused, result);
   return result;
 }
 
@@ -111,7 +114,7 @@ imeta::selectFields(StringRef text, PathOp path, ArrayRef<std::string> only) {
     if (!matched.contains(w) &&
         !llvm::any_of(getPathOutputs(path),
                       [&](OutputOp o) { return o.getName() == w; }))
-      return fail("path '" + path.getSymName() + "' has no field '" + w +
+      return fail(kExitUsage, "path '" + path.getSymName() + "' has no field '" + w +
                   "' for this batch");
   std::string out = "{";
   for (size_t k = 0; k < kept.size(); ++k)

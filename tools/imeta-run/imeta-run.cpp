@@ -1,10 +1,11 @@
 //===- imeta-run.cpp - evaluate a spec on a batch file --------------------===//
 //
-//   imeta-run SPEC --path P --batch FILE [--fields a,b,...]
+//   imeta-run SPEC --path P --batch FILE [--fields a,b,...] [-o FILE]
 //
-// Prints the field file (SPEC.md §6) of path P on stdout. A bad spec gets
-// located diagnostics, a bad batch one line naming the sequence and rule;
-// either way stdout stays empty and the exit code is 1.
+// Prints the field file (SPEC.md §6) of path P on stdout (or -o FILE). A
+// bad spec gets located diagnostics, a bad batch one line naming the
+// sequence and rule; either way nothing is written, and the exit code says
+// which (tools/common/ToolSupport.h, README "Exit codes").
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,12 +16,16 @@
 #include "lib/Eval/Evaluator.h"
 #include "lib/Eval/FieldJson.h"
 #include "CompiledBackend.h"
+#include "tools/common/ToolSupport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
@@ -57,22 +62,80 @@ static cl::opt<bool> saveTemps(
              "the compile cache, $IMETA_CACHE_DIR, holds it)"),
     cl::cat(category));
 
-static int error(const llvm::Twine &msg) {
-  llvm::WithColor::error(llvm::errs(), "imeta-run") << msg << "\n";
-  return 1;
+static cl::opt<std::string> outputFile(
+    "o", cl::desc("write the field file to FILE (written only on success)"),
+    cl::value_desc("file"), cl::init("-"), cl::cat(category));
+
+/// Reports `msg`; exits with `code` (README, "Exit codes").
+static int error(const llvm::Twine &msg, imeta::ExitCode code) {
+  return imeta::report("imeta-run", imeta::toolError(code, msg), code);
+}
+
+/// The batch file as JSON: unreadable or not JSON is a usage error, a
+/// batch that breaks a rule is refused.
+static llvm::Expected<imeta::Batch> readBatch(imeta::SpecOp spec,
+                                              imeta::PathOp path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(batchFile);
+  if (!buffer)
+    return imeta::toolError(imeta::kExitUsage,
+                            "cannot read batch file '" + batchFile +
+                                "': " + buffer.getError().message());
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return imeta::toolError(imeta::kExitUsage,
+                            "batch file '" + batchFile + "' is not JSON: " +
+                                llvm::toString(json.takeError()));
+  return imeta::parseBatch(spec, *json, path);
+}
+
+/// The field file of the path on the batch, by the chosen backend.
+static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
+                                             imeta::PathOp path,
+                                             const imeta::Batch &batch) {
+  if (backend != "interp") {
+    imeta::CompiledRun options{backend == "cuda", saveTemps, capacity};
+    llvm::Expected<std::string> text =
+        imeta::runCompiled(spec, path, batch, options);
+    if (!text)
+      return text.takeError();
+    return imeta::selectFields(*text, path, fields);
+  }
+  imeta::Evaluator evaluator(spec, batch);
+  if (llvm::Error err = evaluator.checkRules(path))
+    return err;
+  auto outputs = evaluator.evaluatePath(path, fields);
+  if (!outputs)
+    return outputs.takeError();
+  std::vector<imeta::FieldValue> padded;
+  if (capacity > 0)
+    if (llvm::Error err =
+            imeta::padToCapacity(path, capacity, *outputs, padded))
+      return err;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  imeta::printFieldFile(os, *outputs);
+  return text;
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "evaluate an imeta spec on a batch file\n");
+  imeta::setVersionPrinter("imeta-run");
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "evaluate an imeta spec on a batch file\n", &llvm::errs()))
+    return imeta::kExitUsage;
   if (capacity < 0)
     return error("--capacity " + llvm::Twine(int64_t(capacity)) +
-                 ": a buffer holds 0 or more rows");
+                     ": a buffer holds 0 or more rows",
+                 imeta::kExitUsage);
   if (backend != "interp" && backend != "cpu" && backend != "cuda")
     return error("unknown backend '" + backend +
-                 "'; use interp, cpu or cuda");
+                     "'; use interp, cpu or cuda",
+                 imeta::kExitUsage);
+  if (specFile != "-" && !llvm::sys::fs::exists(specFile))
+    return error("cannot read spec file '" + specFile + "'",
+                 imeta::kExitUsage);
 
   DialectRegistry registry;
   imeta::registerSpecDialects(registry);
@@ -82,41 +145,29 @@ int main(int argc, char **argv) {
   FailureOr<imeta::SpecFile> file =
       imeta::loadSpecFile(specFile, context, sourceMgr);
   if (failed(file))
-    return 1; // Reported through the diagnostic handler.
+    return imeta::kExitSpecInvalid; // Reported through the handler.
   imeta::SpecOp spec = file->spec;
   auto path = dyn_cast_or_null<imeta::PathOp>(
       SymbolTable::lookupSymbolIn(spec, pathName));
   if (!path)
     return error("spec @" + spec.getSymName() + " has no path '" + pathName +
-                 "'");
+                     "'",
+                 imeta::kExitUsage);
 
-  llvm::Expected<imeta::Batch> batch = imeta::readBatchFile(spec, batchFile, path);
+  llvm::Expected<imeta::Batch> batch = readBatch(spec, path);
   if (!batch)
-    return error(llvm::toString(batch.takeError()));
-  if (backend != "interp") {
-    imeta::CompiledRun options{backend == "cuda", saveTemps, capacity};
-    llvm::Expected<std::string> text =
-        imeta::runCompiled(spec, path, *batch, options);
-    if (!text)
-      return error(llvm::toString(text.takeError()));
-    llvm::Expected<std::string> selected =
-        imeta::selectFields(*text, path, fields);
-    if (!selected)
-      return error(llvm::toString(selected.takeError()));
-    llvm::outs() << *selected;
-    return 0;
-  }
-  imeta::Evaluator evaluator(spec, *batch);
-  if (llvm::Error err = evaluator.checkRules(path))
-    return error(llvm::toString(std::move(err)));
-  auto outputs = evaluator.evaluatePath(path, fields);
-  if (!outputs)
-    return error(llvm::toString(outputs.takeError()));
-  std::vector<imeta::FieldValue> padded;
-  if (capacity > 0)
-    if (llvm::Error err =
-            imeta::padToCapacity(path, capacity, *outputs, padded))
-      return error(llvm::toString(std::move(err)));
-  imeta::printFieldFile(llvm::outs(), *outputs);
-  return 0;
+    return imeta::report("imeta-run", batch.takeError(),
+                         imeta::kExitBatchRefused);
+  llvm::Expected<std::string> text = fieldFile(spec, path, *batch);
+  if (!text)
+    return imeta::report("imeta-run", text.takeError(),
+                         imeta::kExitBatchRefused);
+  std::string message;
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      openOutputFile(outputFile, &message);
+  if (!out)
+    return error(message, imeta::kExitUsage);
+  out->os() << *text;
+  out->keep();
+  return imeta::kExitOk;
 }

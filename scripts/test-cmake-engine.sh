@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The CMake package end to end (ctest cmake-engine): install this build
+# into a fresh prefix, configure examples/cmake-engine against it with only
+# CMAKE_PREFIX_PATH, build it (imeta-gen runs at build time on the
+# engine's spec), run it, and compare its output with imeta-run's on the
+# same batch. Usage: test-cmake-engine.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+work="$build/cmake-engine-test"
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+# A copy of the example, so that its spec can change.
+cp -r "$src/examples/cmake-engine" "$work/src"
+cmake -S "$work/src" -B "$work/build" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure.log"
+cmake --build "$work/build" > "$work/build.log"
+"$work/build/engine" > "$work/engine.json"
+# A changed spec is generated again at the next build; an unchanged one
+# is not.
+cmake --build "$work/build" > "$work/rebuild.log"
+if grep -q "imeta-gen:" "$work/rebuild.log"; then
+  echo "cmake-engine: imeta-gen ran again on an unchanged spec" >&2; exit 1
+fi
+echo "// edited" >> "$work/src/engine.mlir"
+cmake --build "$work/build" > "$work/rebuild.log"
+grep -q "imeta-gen: engine_meta" "$work/rebuild.log" || {
+  echo "cmake-engine: a changed spec was not generated again" >&2; exit 1; }
+IMETA_CACHE_DIR="$work/cache" "$work/prefix/bin/imeta-run" \
+  "$src/examples/cmake-engine/engine.mlir" --path step \
+  --batch "$src/examples/cmake-engine/batch.json" > "$work/imeta-run.json"
+diff "$work/imeta-run.json" "$work/engine.json"
+
+# The same engine from sources generated beforehand (GENERATED_DIR).
+"$work/prefix/bin/imeta-gen" "$src/examples/cmake-engine/engine.mlir" \
+  -o "$work/pregenerated" --name engine_meta
+cmake -S "$src/examples/cmake-engine" -B "$work/build-pregenerated" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DENGINE_GENERATED_DIR="$work/pregenerated" > "$work/configure2.log"
+cmake --build "$work/build-pregenerated" > "$work/build2.log"
+"$work/build-pregenerated/engine" > "$work/engine2.json"
+diff "$work/imeta-run.json" "$work/engine2.json"
+echo "cmake-engine: installed, configured from the prefix, built (generated" \
+     "at build time and beforehand), and its output equals imeta-run's"
