@@ -120,13 +120,13 @@ static LogicalResult checkResultType(Operation *op, Type expected,
   return success();
 }
 
-/// A field that other fields may read with imeta.get, count rows by, or sum:
-/// flat (width 1) and without columns.
 /// Whether `field` has several values a point (K yielded, or columns).
 static bool hasColumns(FieldOp field) {
   return field.getWidth() != 1 || field.getCols();
 }
 
+/// A field that other fields may read with imeta.get, count rows by, or sum:
+/// flat (width 1) and without columns.
 static LogicalResult checkFlatField(Operation *user, FieldOp field,
                                     StringRef use) {
   if (hasColumns(field))

@@ -26,6 +26,20 @@ static LogicalResult printTo(std::string &out, Fn print) {
   return print(cs);
 }
 
+std::vector<std::pair<std::string, const std::string *>>
+GeneratedFiles::named() const {
+  std::vector<std::pair<std::string, const std::string *>> all = {
+      {baseName + ".h", &header},
+      {baseName + "_impl.h", &impl},
+      {baseName + ".cpp", &source},
+      {baseName + "_driver.cpp", &driver}};
+  if (!cudaSource.empty()) {
+    all.push_back({baseName + "_cuda.h", &cudaHeader});
+    all.push_back({baseName + ".cu", &cudaSource});
+  }
+  return all;
+}
+
 FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
   std::vector<PathPlan> plans;
   for (auto path : spec.getBody().front().getOps<PathOp>()) {

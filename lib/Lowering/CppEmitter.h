@@ -7,6 +7,10 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace imeta {
 
 /// The files generated for one spec.
@@ -22,6 +26,9 @@ struct GeneratedFiles {
   /// <base>_driver.cpp: a C ABI for tools (imeta-run's compiled backends):
   /// batch values in, the field file out. Engines do not need it.
   std::string driver;
+
+  /// Every file there is, as (file name, text), in the order above.
+  std::vector<std::pair<std::string, const std::string *>> named() const;
 };
 
 /// Generates the C++ of every path of `spec`, in files named `fileBase`

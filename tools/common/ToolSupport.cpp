@@ -17,16 +17,20 @@ Error imeta::toolError(ExitCode code, const Twine &message) {
   return make_error<ToolError>(code, message.str());
 }
 
+int imeta::reportError(StringRef tool, const Twine &message, ExitCode code) {
+  WithColor::error(errs(), tool) << message << "\n";
+  return code;
+}
+
 int imeta::report(StringRef tool, Error err, ExitCode otherwise) {
-  int code = otherwise;
+  ExitCode code = otherwise;
   std::string text;
   handleAllErrors(std::move(err), [&](const ErrorInfoBase &e) {
     if (e.isA<ToolError>())
       code = static_cast<const ToolError &>(e).code;
     text += e.message();
   });
-  WithColor::error(errs(), tool) << text << "\n";
-  return code;
+  return reportError(tool, text, code);
 }
 
 StringRef imeta::version() { return IMETA_VERSION; }

@@ -49,8 +49,12 @@ public:
 /// A ToolError.
 llvm::Error toolError(ExitCode code, const llvm::Twine &message);
 
-/// Prints `err` as "TOOL: error: MESSAGE" and returns the exit code it
-/// calls for: a ToolError's own, else `otherwise`.
+/// Prints "TOOL: error: MESSAGE"; returns `code`.
+int reportError(llvm::StringRef tool, const llvm::Twine &message,
+                ExitCode code);
+
+/// Prints `err` as reportError does and returns the exit code it calls
+/// for: a ToolError's own, else `otherwise`.
 int report(llvm::StringRef tool, llvm::Error err, ExitCode otherwise);
 
 /// imeta's version ("0.1.0").

@@ -3,10 +3,11 @@
 //   imeta-gen SPEC -o DIR [--name NAME] [--paths a,b] [--list-files]
 //   imeta-gen SPEC --emit=KIND [--split-input-file] [--verify-diagnostics]
 //
-// Writes (<spec>: --name, else the spec's name) DIR/<spec>.h (public API), DIR/<spec>_impl.h (contexts and fused
+// Writes DIR/<spec>.h (public API), DIR/<spec>_impl.h (contexts and fused
 // fill functions), DIR/<spec>.cpp (host stage, CPU entry points),
 // DIR/<spec>_driver.cpp (the tools' C ABI) and, for a spec with GPU paths,
-// DIR/<spec>_cuda.h and DIR/<spec>.cu (staging, one kernel per GPU path).
+// DIR/<spec>_cuda.h and DIR/<spec>.cu (staging, one kernel per GPU path);
+// <spec> is --name, else the spec's name.
 // They build with a plain C++17 compiler and nvcc, without LLVM. --emit
 // prints one of them to stdout instead; with --split-input-file each
 // `// -----` chunk of SPEC is a spec of its own (lit tests, mlir-opt
@@ -29,6 +30,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -36,9 +38,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Support/WithColor.h"
-
-#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -87,8 +86,7 @@ static cl::opt<bool> verifyDiagnostics(
 
 /// A usage or I/O error (exit code 2).
 static int error(const llvm::Twine &msg) {
-  llvm::WithColor::error(llvm::errs(), "imeta-gen") << msg << "\n";
-  return imeta::kExitUsage;
+  return imeta::reportError("imeta-gen", msg, imeta::kExitUsage);
 }
 
 static bool write(const std::string &path, const std::string &text) {
@@ -218,16 +216,7 @@ static int writeAll(const imeta::GeneratedFiles &files) {
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
-  const std::string &base = files.baseName;
-  std::vector<std::pair<std::string, const std::string *>> all = {
-      {base + ".h", &files.header},
-      {base + "_impl.h", &files.impl},
-      {base + ".cpp", &files.source},
-      {base + "_driver.cpp", &files.driver}};
-  if (!files.cudaSource.empty()) {
-    all.push_back({base + "_cuda.h", &files.cudaHeader});
-    all.push_back({base + ".cu", &files.cudaSource});
-  }
+  auto all = files.named();
   if (listFiles) {
     for (const auto &file : all)
       llvm::outs() << at(file.first) << "\n";

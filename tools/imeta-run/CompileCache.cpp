@@ -70,7 +70,7 @@ static std::string keyOf(const CompileJob &job) {
     add(flag);
   for (const auto &[name, text] : job.files) {
     add(name);
-    add(text);
+    add(*text);
   }
   for (const std::string &name : job.compiled)
     add(name);
@@ -105,7 +105,7 @@ llvm::Expected<BuiltObject> imeta::buildCached(const CompileJob &job) {
           llvm::sys::fs::createUniqueDirectory("imeta-run", dir))
     return fail("cannot create a temporary directory: " + ec.message());
   for (const auto &[name, text] : job.files)
-    if (llvm::Error err = writeFile(inDir(dir, name), text))
+    if (llvm::Error err = writeFile(inDir(dir, name), *text))
       return err;
   // Written aside, then renamed: a concurrent run sees all of it or none.
   SmallString<256> aside;

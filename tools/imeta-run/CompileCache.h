@@ -26,9 +26,10 @@ namespace imeta {
 struct CompileJob {
   std::string program;
   std::vector<std::string> flags;
-  /// Every file the compiler reads (name, text), written side by side; the
-  /// ones in `compiled` are named on its command line, in that order.
-  std::vector<std::pair<std::string, std::string>> files;
+  /// Every file the compiler reads (name, text: the caller's, alive while
+  /// the job builds), written side by side; the ones in `compiled` are
+  /// named on its command line, in that order.
+  std::vector<std::pair<std::string, const std::string *>> files;
   std::vector<std::string> compiled;
   /// Keep the written sources (their directory is printed).
   bool keepSources = false;

@@ -17,37 +17,25 @@
 using namespace mlir;
 using namespace imeta;
 
-static llvm::Error fail(ExitCode code, const llvm::Twine &msg) {
-  return toolError(code, msg);
-}
-
 llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
                                                const Batch &batch,
                                                const CompiledRun &options) {
   if (options.gpu && path.getTarget() != Target::gpu)
-    return fail(kExitUsage, "path '" + path.getSymName() +
-                                "' has no GPU code (target cpu); use "
-                                "--backend cpu");
+    return toolError(kExitUsage, "path '" + path.getSymName() +
+                                     "' has no GPU code (target cpu); use "
+                                     "--backend cpu");
   FailureOr<GeneratedFiles> files = emitSpec(spec);
   if (failed(files))
-    return fail(kExitSpecInvalid, "code generation failed");
+    return toolError(kExitSpecInvalid, "code generation failed");
 
   const std::string &base = files->baseName;
   CompileJob job;
   job.keepSources = options.keepTemps;
-  for (auto [name, text] :
-       {std::pair<std::string, std::string *>{base + ".h", &files->header},
-        {base + "_impl.h", &files->impl},
-        {base + ".cpp", &files->source},
-        {base + "_driver.cpp", &files->driver},
-        {base + "_cuda.h", &files->cudaHeader},
-        {base + ".cu", &files->cudaSource}})
-    if (!text->empty())
-      job.files.emplace_back(name, std::move(*text));
+  job.files = files->named();
   if (options.gpu) {
     auto nvcc = llvm::sys::findProgramByName("nvcc");
     if (!nvcc)
-      return fail(kExitUsage, "--backend cuda needs nvcc on PATH");
+      return toolError(kExitUsage, "--backend cuda needs nvcc on PATH");
     job.program = *nvcc;
     job.flags = {"-std=c++17", "-O2", "-arch=sm_90", "-shared", "-Xcompiler",
                  "-fPIC", "-DIMETA_DRIVER_CUDA"};
@@ -56,15 +44,15 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
     const char *cxx = getenv("CXX");
     auto found = llvm::sys::findProgramByName(cxx ? cxx : "c++");
     if (!found)
-      return fail(kExitUsage,
-                  "--backend cpu needs a C++ compiler (c++ or $CXX)");
+      return toolError(kExitUsage,
+                       "--backend cpu needs a C++ compiler (c++ or $CXX)");
     job.program = *found;
     job.flags = {"-std=c++17", "-O1", "-shared", "-fPIC"};
     job.compiled = {base + ".cpp", base + "_driver.cpp"};
   }
   llvm::Expected<BuiltObject> object = buildCached(job);
   if (!object)
-    return fail(kExitInternal, llvm::toString(object.takeError()));
+    return toolError(kExitInternal, llvm::toString(object.takeError()));
   std::string lib = object->path;
 
   std::string loadError;
@@ -73,11 +61,13 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   if (object->temporary)
     llvm::sys::fs::remove(lib); // loaded: the file is no longer needed
   if (!library.isValid())
-    return fail(kExitInternal, "cannot load the generated code: " + loadError);
+    return toolError(kExitInternal,
+                     "cannot load the generated code: " + loadError);
   auto run = reinterpret_cast<imeta_driver_run_fn>(
       library.getAddressOfSymbol("imeta_driver_run"));
   if (!run)
-    return fail(kExitInternal, "the generated code has no imeta_driver_run");
+    return toolError(kExitInternal,
+                     "the generated code has no imeta_driver_run");
 
   std::string name = path.getSymName().str(), result;
   runtime::DriverArgs values = toDriverArgs(spec, batch);
@@ -85,12 +75,12 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
                       options.gpu, result);
   if (rc != 0)
-    return fail(kExitBatchRefused, result);
+    return toolError(kExitBatchRefused, result);
   return result;
 }
 
-llvm::Expected<std::string>
-imeta::selectFields(StringRef text, PathOp path, ArrayRef<std::string> only) {
+llvm::Expected<std::string> imeta::selectFields(StringRef text, PathOp path,
+                                                ArrayRef<std::string> only) {
   if (only.empty())
     return text.str();
   SmallVector<StringRef> lines;
@@ -114,8 +104,9 @@ imeta::selectFields(StringRef text, PathOp path, ArrayRef<std::string> only) {
     if (!matched.contains(w) &&
         !llvm::any_of(getPathOutputs(path),
                       [&](OutputOp o) { return o.getName() == w; }))
-      return fail(kExitUsage, "path '" + path.getSymName() + "' has no field '" + w +
-                  "' for this batch");
+      return toolError(kExitUsage, "path '" + path.getSymName() +
+                                       "' has no field '" + w +
+                                       "' for this batch");
   std::string out = "{";
   for (size_t k = 0; k < kept.size(); ++k)
     out += (k ? ",\n " : "\n ") + kept[k];

@@ -27,7 +27,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -68,7 +67,7 @@ static cl::opt<std::string> outputFile(
 
 /// Reports `msg`; exits with `code` (README, "Exit codes").
 static int error(const llvm::Twine &msg, imeta::ExitCode code) {
-  return imeta::report("imeta-run", imeta::toolError(code, msg), code);
+  return imeta::reportError("imeta-run", msg, code);
 }
 
 /// The batch file as JSON: unreadable or not JSON is a usage error, a
