@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what imeta builds with on Debian 12: LLVM/MLIR 22 (from
-# bookworm-security), CMake, Ninja, GoogleTest. Needs root (or sudo).
+# bookworm-security), CMake, Ninja, GoogleTest, Python's venv (for
+# scripts/install-torch.sh). Needs root (or sudo).
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 libgtest-dev libbenchmark-dev
+packages=(cmake ninja-build g++ python3 python3-venv libgtest-dev libbenchmark-dev
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools)
 
 missing=()

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/install-torch.sh >/dev/null
 scripts/build.sh
 ctest --test-dir build --output-on-failure
 if ! nvidia-smi -L >/dev/null 2>&1; then

@@ -13,6 +13,7 @@
 #include "lib/Lowering/EmitFill.h"
 #include "lib/Lowering/EmitHeader.h"
 #include "lib/Lowering/EmitHost.h"
+#include "lib/Lowering/EmitTorch.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -27,7 +28,7 @@ static LogicalResult printTo(std::string &out, Fn print) {
 }
 
 std::vector<std::pair<std::string, const std::string *>>
-GeneratedFiles::named() const {
+GeneratedFiles::named(bool withTorch) const {
   std::vector<std::pair<std::string, const std::string *>> all = {
       {baseName + ".h", &header},
       {baseName + "_impl.h", &impl},
@@ -37,6 +38,8 @@ GeneratedFiles::named() const {
     all.push_back({baseName + "_cuda.h", &cudaHeader});
     all.push_back({baseName + ".cu", &cudaSource});
   }
+  if (withTorch)
+    all.push_back({baseName + "_torch.cpp", &torch});
   return all;
 }
 
@@ -96,6 +99,10 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
   });
   (void)printTo(files.driver, [&](CodeStream &cs) {
     DriverEmitter(layout).emit(cs);
+    return success();
+  });
+  (void)printTo(files.torch, [&](CodeStream &cs) {
+    TorchEmitter(layout).emit(cs);
     return success();
   });
   if (layout.hasGpuPath()) {

@@ -26,9 +26,14 @@ struct GeneratedFiles {
   /// <base>_driver.cpp: a C ABI for tools (imeta-run's compiled backends):
   /// batch values in, the field file out. Engines do not need it.
   std::string driver;
+  /// <base>_torch.cpp: the PyTorch binding (`imeta-gen --torch`), one
+  /// custom class a path; built with torch's extension machinery.
+  std::string torch;
 
-  /// Every file there is, as (file name, text), in the order above.
-  std::vector<std::pair<std::string, const std::string *>> named() const;
+  /// The files, as (file name, text), in the order above: the binding
+  /// only `withTorch`.
+  std::vector<std::pair<std::string, const std::string *>>
+  named(bool withTorch = false) const;
 };
 
 /// Generates the C++ of every path of `spec`, in files named `fileBase`

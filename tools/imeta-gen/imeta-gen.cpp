@@ -1,17 +1,19 @@
 //===- imeta-gen.cpp - spec -> generated .h/.cpp --------------------------===//
 //
-//   imeta-gen SPEC -o DIR [--name NAME] [--paths a,b] [--list-files]
-//   imeta-gen SPEC --emit=KIND [--split-input-file] [--verify-diagnostics]
+//   imeta-gen SPEC -o DIR [--name NAME] [--paths a,b] [--torch] [--list-files]
+//   imeta-gen SPEC --emit=KIND [-o FILE] [--split-input-file] [--verify-diagnostics]
 //
 // Writes DIR/<spec>.h (public API), DIR/<spec>_impl.h (contexts and fused
 // fill functions), DIR/<spec>.cpp (host stage, CPU entry points),
 // DIR/<spec>_driver.cpp (the tools' C ABI) and, for a spec with GPU paths,
 // DIR/<spec>_cuda.h and DIR/<spec>.cu (staging, one kernel per GPU path);
-// <spec> is --name, else the spec's name.
+// <spec> is --name, else the spec's name; with --torch also
+// DIR/<spec>_torch.cpp (the PyTorch binding, one custom class a path).
 // They build with a plain C++17 compiler and nvcc, without LLVM. --emit
 // prints one of them to stdout instead; with --split-input-file each
 // `// -----` chunk of SPEC is a spec of its own (lit tests, mlir-opt
-// style), and --verify-diagnostics checks the `expected-error`s in it.
+// style), and --verify-diagnostics checks the `expected-error`s in it;
+// -o FILE writes it there instead (only if it generated).
 // --paths keeps only the paths named (and those they extend); --list-files
 // prints the paths -o would write (a build system's outputs).
 //
@@ -45,11 +47,12 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("imeta-gen options");
 static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
                                      cl::Required, cl::cat(category));
-static cl::opt<std::string> outDir("o", cl::desc("output directory"),
-                                   cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string>
+    outDir("o", cl::desc("output directory (with --emit: the output file)"),
+           cl::value_desc("dir|file"), cl::cat(category));
 
 /// One generated file, printed to stdout.
-enum class Emit { none, header, impl, source, driver, cudaHeader, cuda };
+enum class Emit { none, header, impl, source, driver, cudaHeader, cuda, torch };
 static cl::opt<Emit> emitKind(
     "emit", cl::desc("print one generated file to stdout instead of -o"),
     cl::init(Emit::none),
@@ -58,7 +61,8 @@ static cl::opt<Emit> emitKind(
                clEnumValN(Emit::source, "source", "<spec>.cpp"),
                clEnumValN(Emit::driver, "driver", "<spec>_driver.cpp"),
                clEnumValN(Emit::cudaHeader, "cuda-header", "<spec>_cuda.h"),
-               clEnumValN(Emit::cuda, "cuda", "<spec>.cu")),
+               clEnumValN(Emit::cuda, "cuda", "<spec>.cu"),
+               clEnumValN(Emit::torch, "torch", "<spec>_torch.cpp")),
     cl::cat(category));
 static cl::opt<bool> splitInput(
     "split-input-file",
@@ -73,6 +77,11 @@ static cl::list<std::string>
     onlyPaths("paths",
               cl::desc("generate only these paths (and those they extend)"),
               cl::value_desc("a,b,..."), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> withTorch(
+    "torch",
+    cl::desc("also write <spec>_torch.cpp, the PyTorch binding (one custom "
+             "class a path)"),
+    cl::cat(category));
 static cl::opt<bool> listFiles(
     "list-files",
     cl::desc("print the files -o would write, one a line, and write none "
@@ -167,6 +176,8 @@ static FailureOr<std::string> selected(const imeta::GeneratedFiles &files) {
     return files.source;
   case Emit::driver:
     return files.driver;
+  case Emit::torch:
+    return files.torch;
   case Emit::cudaHeader:
   case Emit::cuda:
     if (files.cudaSource.empty()) {
@@ -216,7 +227,7 @@ static int writeAll(const imeta::GeneratedFiles &files) {
     llvm::sys::path::append(path, name);
     return std::string(path);
   };
-  auto all = files.named();
+  auto all = files.named(withTorch);
   if (listFiles) {
     for (const auto &file : all)
       llvm::outs() << at(file.first) << "\n";
@@ -237,9 +248,9 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(argc, argv, "imeta code generator\n",
                                    &llvm::errs()))
     return imeta::kExitUsage;
-  if ((emitKind == Emit::none) == outDir.empty())
-    return error("give one of -o DIR (every file) and --emit=KIND (one file "
-                 "to stdout)");
+  if (emitKind == Emit::none && outDir.empty())
+    return error("give -o DIR (every file) or --emit=KIND (one file, to "
+                 "stdout or -o FILE)");
   if (listFiles && emitKind != Emit::none)
     return error("--list-files lists what -o DIR writes; drop --emit");
   if ((splitInput || verifyDiagnostics) && emitKind == Emit::none)
@@ -253,16 +264,24 @@ int main(int argc, char **argv) {
   if (!input)
     return error(message);
   if (emitKind != Emit::none) {
+    // The file is kept only when every chunk generated.
+    std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(
+        outDir.empty() ? std::string("-") : std::string(outDir), &message);
+    if (!out)
+      return error(message);
     auto chunk = [&](std::unique_ptr<llvm::MemoryBuffer> buffer,
                      llvm::raw_ostream &os) {
       return emitChunk(std::move(buffer), os, registry);
     };
     LogicalResult done =
-        splitInput ? splitAndProcessBuffer(std::move(input), chunk,
-                                           llvm::outs(), kDefaultSplitMarker,
+        splitInput ? splitAndProcessBuffer(std::move(input), chunk, out->os(),
+                                           kDefaultSplitMarker,
                                            kDefaultSplitMarker)
-                   : chunk(std::move(input), llvm::outs());
-    return succeeded(done) ? imeta::kExitOk : failureCode;
+                   : chunk(std::move(input), out->os());
+    if (failed(done))
+      return failureCode;
+    out->keep();
+    return imeta::kExitOk;
   }
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;

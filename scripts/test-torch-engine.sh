@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The PyTorch binding on the CPU (ctest torch-engine): generate decode_zos
+# of specs/deepinfer_v4.mlir with --torch, build it with torch's extension
+# machinery, and run examples/torch-engine: 100 decode steps (growing
+# sequences, joins, finishes) each equal to the evaluator's fields, and a
+# batch that breaks a rule raising the evaluator's message. Python: the
+# $IMETA_PYTHON, else scripts/install-torch.sh's environment, else python3,
+# whichever imports torch; none does: exit 77 (skipped, said so).
+# Usage: test-torch-engine.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+venv="${IMETA_TORCH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/imeta/torch-venv}"
+py=""
+for candidate in ${IMETA_PYTHON:-} "$venv/bin/python" python3; do
+  if "$candidate" -c "import torch" 2>/dev/null; then py=$candidate; break; fi
+done
+if [ -z "$py" ]; then
+  echo "torch-engine: SKIPPED: no Python with torch here" \
+       "(scripts/install-torch.sh installs one)"
+  exit 77
+fi
+work="$build/torch-engine-test"
+rm -rf "$work/gen"
+mkdir -p "$work"
+"$build/tools/imeta-gen/imeta-gen" "$src/specs/deepinfer_v4.mlir" \
+  --paths decode_zos --torch -o "$work/gen"
+IMETA_CACHE_DIR="$build/test/compile-cache" \
+"$py" "$src/examples/torch-engine/engine.py" --gen "$work/gen" \
+  --build-dir "$work/ext" --imeta-run "$build/tools/imeta-run/imeta-run" \
+  --steps 100 --max-seqs 16 --hist 2000
