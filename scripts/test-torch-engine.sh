@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The PyTorch binding on the CPU (ctest torch-engine): generate decode_zos
 # of specs/deepinfer_v4.mlir with --torch, build it with torch's extension
-# machinery, and run examples/torch-engine: 100 decode steps (growing
-# sequences, joins, finishes) each equal to the evaluator's fields, and a
-# batch that breaks a rule raising the evaluator's message. Python: the
+# machinery, and run examples/torch-engine (the Python module's class, then
+# TorchScript's): 100 decode steps (growing sequences, joins, finishes)
+# each equal to the evaluator's fields, and a batch that breaks a rule
+# raising the evaluator's message. Python: the
 # $IMETA_PYTHON, else scripts/install-torch.sh's environment, else python3,
 # whichever imports torch; none does: exit 77 (skipped, said so).
 # Usage: test-torch-engine.sh BUILD_DIR SOURCE_DIR
@@ -29,3 +30,7 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
 "$py" "$src/examples/torch-engine/engine.py" --gen "$work/gen" \
   --build-dir "$work/ext" --imeta-run "$build/tools/imeta-run/imeta-run" \
   --steps 100 --max-seqs 16 --hist 2000
+# The same binding as TorchScript's class (torch.classes), a shorter loop.
+"$py" "$src/examples/torch-engine/engine.py" --gen "$work/gen" \
+  --build-dir "$work/ext" --imeta-run "$build/tools/imeta-run/imeta-run" \
+  --steps 20 --max-seqs 16 --hist 2000 --torchscript

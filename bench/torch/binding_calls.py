@@ -26,8 +26,16 @@ def main():
     ap.add_argument("--max-seqs", type=int, default=64)
     args = ap.parse_args()
     cuda = args.device == "cuda"
-    cls = E.build(args.gen, args.device,
-                  os.path.join(args.gen, "torch-" + args.device))
+    fast = E.build(args.gen, args.device,
+                   os.path.join(args.gen, "torch-" + args.device))
+    for label, cls in (("pybind11", fast),
+                       ("TorchScript", torch.classes.imeta_deepinfer_v4.DecodeZos)):
+        print(f"{label} class, N = {args.max_seqs}, µs a call:")
+        measure(cls, args)
+
+
+def measure(cls, args):
+    cuda = args.device == "cuda"
     s = E.Scheduler(args.max_seqs, 4000, args.max_seqs)
     for _ in range(args.max_seqs):
         s.join()
@@ -65,8 +73,7 @@ def main():
         t = time.perf_counter()
         for _ in range(1000):
             call()
-        print(f"{name}: {(time.perf_counter() - t) * 1e3:.1f} us")
-
+        print(f"  {name}: {(time.perf_counter() - t) * 1e3:.1f}")
 
 if __name__ == "__main__":
     main()

@@ -39,11 +39,13 @@ SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                     "specs", "deepinfer_v4.mlir")
 
 
-def build(gen_dir, device, build_dir):
-    """Builds the binding with torch's extension machinery and loads it."""
+def build(gen_dir, device, build_dir, torchscript=False):
+    """Builds the binding with torch's extension machinery and loads it:
+    the path's class as the Python module's (pybind11, cheaper to call),
+    or as TorchScript's torch.classes (the same object and methods)."""
     sources = [os.path.join(gen_dir, "deepinfer_v4_torch.cpp"),
                os.path.join(gen_dir, "deepinfer_v4.cpp")]
-    flags = ["-O2"]
+    flags = ["-O2", "-DIMETA_TORCH_PYTHON"]
     kwargs = {}
     if device == "cuda":
         sources.append(os.path.join(gen_dir, "deepinfer_v4.cu"))
@@ -51,11 +53,13 @@ def build(gen_dir, device, build_dir):
         kwargs["extra_cuda_cflags"] = ["-O3"]  # arch: the visible device's
         kwargs["with_cuda"] = True
     os.makedirs(build_dir, exist_ok=True)
-    cpp_extension.load(name="imeta_deepinfer_v4_" + device, sources=sources,
-                       extra_cflags=flags, extra_include_paths=[gen_dir],
-                       build_directory=build_dir, is_python_module=False,
-                       **kwargs)
-    return torch.classes.imeta_deepinfer_v4.DecodeZos
+    module = cpp_extension.load(
+        name="imeta_deepinfer_v4_" + device, sources=sources,
+        extra_cflags=flags, extra_include_paths=[gen_dir],
+        build_directory=build_dir, **kwargs)
+    if torchscript:
+        return torch.classes.imeta_deepinfer_v4.DecodeZos
+    return module.DecodeZos
 
 
 class Scheduler:
@@ -234,6 +238,8 @@ def main():
     ap.add_argument("--no-check", action="store_true",
                     help="time only (no evaluator)")
     ap.add_argument("--build-dir", default=None)
+    ap.add_argument("--torchscript", action="store_true",
+                    help="call the TorchScript class (torch.classes)")
     args = ap.parse_args()
     if not (args.imeta_run or args.expected or args.no_check):
         ap.error("give --imeta-run, --expected or --no-check")
@@ -242,7 +248,7 @@ def main():
 
     build_dir = args.build_dir or os.path.join(args.gen, "torch-" + args.device)
     t0 = time.time()
-    cls = build(args.gen, args.device, build_dir)
+    cls = build(args.gen, args.device, build_dir, args.torchscript)
     print(f"binding built and loaded in {time.time() - t0:.1f} s")
     record = args.record or (args.expected if not args.imeta_run else None)
     if args.record:

@@ -39,6 +39,15 @@ void TorchEmitter::emit(CodeStream &cs) {
     cs.line("  registerPath<{0}Traits>(m, \"{0}\");", L.pascal(p));
   }
   cs.line("}");
+  cs.blank();
+  cs.line("#ifdef IMETA_TORCH_PYTHON");
+  cs.line("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {");
+  for (const PathPlan &plan : L.plans()) {
+    std::string p = PathOp(plan.path).getSymName().str();
+    cs.line("  bindPython<{0}Traits>(m, \"{0}\");", L.pascal(p));
+  }
+  cs.line("}");
+  cs.line("#endif");
 }
 
 void TorchEmitter::emitPrologue(CodeStream &cs) {
@@ -50,7 +59,11 @@ void TorchEmitter::emitPrologue(CodeStream &cs) {
   cs.line("// Build it with torch's C++ extension machinery, with {0}.cpp; "
           "for the",
           L.fileBase());
-  cs.line("// device also {0}.cu and -DIMETA_TORCH_CUDA.", L.fileBase());
+  cs.line("// device also {0}.cu and -DIMETA_TORCH_CUDA; as a Python module "
+          "(the",
+          L.fileBase());
+  cs.line("// same classes through pybind11, cheaper to call) with "
+          "-DIMETA_TORCH_PYTHON.");
   cs.line("#include \"{0}.h\"", L.fileBase());
   if (L.hasGpuPath()) {
     cs.line("#ifdef IMETA_TORCH_CUDA");
@@ -65,6 +78,9 @@ void TorchEmitter::emitPrologue(CodeStream &cs) {
   for (const char *header :
        {"ATen/ATen.h", "torch/custom_class.h", "torch/library.h"})
     cs.line("#include <{0}>", header);
+  cs.line("#ifdef IMETA_TORCH_PYTHON");
+  cs.line("#include <torch/extension.h>");
+  cs.line("#endif");
   for (const char *header :
        {"algorithm", "climits", "cstdint", "map", "string", "vector"})
     cs.line("#include <{0}>", header);
