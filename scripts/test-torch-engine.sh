@@ -4,7 +4,8 @@
 # machinery, and run examples/torch-engine (the Python module's class, then
 # TorchScript's): 100 decode steps (growing sequences, joins, finishes)
 # each equal to the evaluator's fields, and a batch that breaks a rule
-# raising the evaluator's message. Python: the
+# raising the evaluator's message; then test/torch/binding_errors.py
+# (every refusal names its cause, outputs untouched). Python: the
 # $IMETA_PYTHON, else scripts/install-torch.sh's environment, else python3,
 # whichever imports torch; none does: exit 77 (skipped, said so).
 # Usage: test-torch-engine.sh BUILD_DIR SOURCE_DIR
@@ -34,3 +35,6 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
 "$py" "$src/examples/torch-engine/engine.py" --gen "$work/gen" \
   --build-dir "$work/ext" --imeta-run "$build/tools/imeta-run/imeta-run" \
   --steps 20 --max-seqs 16 --hist 2000 --torchscript
+# The binding's refusals, through both classes.
+"$py" "$src/test/torch/binding_errors.py" --gen "$work/gen" \
+  --build-dir "$work/ext"
