@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Configures and builds imeta into build/ (Release, Ninja), against MLIR 22:
-# $MLIR_DIR (<prefix>/lib/cmake/mlir) where set, else the prefix of
-# llvm-config-22 or of an llvm-config of version 22 on PATH (Debian and
-# Ubuntu's LLVM packages, apt.llvm.org, a conda environment's LLVM).
+# $MLIR_DIR (<prefix>/lib/cmake/mlir) where set, else the mlir beside
+# $LLVM_DIR (<prefix>/lib/cmake/llvm), else the prefix of llvm-config-22 or
+# of an llvm-config of version 22 on PATH (Debian and Ubuntu's LLVM
+# packages, apt.llvm.org, a conda environment's LLVM).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mlir_dir=${MLIR_DIR:-}
+if [ -z "$mlir_dir" ] && [ -n "${LLVM_DIR:-}" ]; then
+  mlir_dir="$(dirname "$LLVM_DIR")/mlir"
+fi
 if [ -z "$mlir_dir" ]; then
   for config in llvm-config-22 llvm-config; do
     if command -v "$config" >/dev/null &&
@@ -17,7 +21,8 @@ if [ -z "$mlir_dir" ]; then
 fi
 if [ -z "$mlir_dir" ] || [ ! -f "$mlir_dir/MLIRConfig.cmake" ]; then
   echo "build.sh: MLIR 22 not found${mlir_dir:+ in $mlir_dir}: set" \
-       "MLIR_DIR=<prefix>/lib/cmake/mlir or put llvm-config-22 on PATH" >&2
+       "MLIR_DIR=<prefix>/lib/cmake/mlir (or LLVM_DIR=<prefix>/lib/cmake/llvm)" \
+       "or put llvm-config-22 on PATH" >&2
   exit 1
 fi
 cmake -S . -B build -G Ninja -DMLIR_DIR="$mlir_dir"
