@@ -27,3 +27,6 @@ if shutil.which("nvidia-smi") and subprocess.run(
 # nvcc here (imeta-run --backend cuda compiles with it).
 if shutil.which("nvcc"):
     config.available_features.add("nvcc")
+# A device whose writes fail with ENOSPC (write-errors.test).
+if os.path.exists("/dev/full"):
+    config.available_features.add("dev-full")

@@ -4,6 +4,8 @@
 #include "dialect/IMetaSymbols.h"
 #include "lib/Eval/Formula.h"
 
+#include <algorithm>
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -68,9 +70,22 @@ llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
     return within(std::move(err),
                   "field '" + SymbolTable::getSymbolName(def).getValue() +
                       "'" + bucketText(ratio));
+  if (llvm::Error err = checkHeld(int64_t(value->data.size())))
+    return within(std::move(err),
+                  "field '" + SymbolTable::getSymbolName(def).getValue() +
+                      "'" + bucketText(ratio));
+  heldValues += int64_t(value->data.size());
   const FieldValue *result = (cache[key] = std::move(value)).get();
   done[key] = result;
   return result;
+}
+
+llvm::Error Evaluator::checkHeld(int64_t more) const {
+  if (heldValues + more <= kMaxHeldValues)
+    return llvm::Error::success();
+  return fail(formatv("more than {0} values in all the batch's fields "
+                      "together; the reference evaluator stops here",
+                      kMaxHeldValues));
 }
 
 llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
@@ -157,12 +172,14 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       if (llvm::Error err = runFormula(*this, body, p, values))
         return err;
       out.data.insert(out.data.end(), values.begin(), values.end());
-      return llvm::Error::success();
+      return checkHeld(int64_t(out.data.size()));
     }
     if (int64_t(out.data.size()) + numCols > kMaxFieldValues)
       return fail(formatv("more than {0} values ({1} columns per row); the "
                           "reference evaluator stops here",
                           kMaxFieldValues, numCols));
+    if (llvm::Error err = checkHeld(int64_t(out.data.size()) + numCols))
+      return err;
     int64_t liveCols = live ? live->data[p.seq] : numCols;
     if (liveCols > numCols)
       return fail(formatv("live columns ({0}) exceed the {1} columns of '{2}'",
@@ -181,10 +198,24 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
     return llvm::Error::success();
   };
 
+  // A field of `points` rows of numCols columns: its size checked against
+  // what the evaluator holds before anything is computed.
+  auto reserveCols = [&](int64_t points) -> llvm::Error {
+    if (!field.getCols())
+      return llvm::Error::success();
+    if (points > 0 && numCols > kMaxHeldValues / points)
+      return checkHeld(kMaxHeldValues + 1);
+    if (llvm::Error err = checkHeld(points * numCols))
+      return err;
+    out.data.reserve(size_t(points * numCols));
+    return llvm::Error::success();
+  };
   switch (field.getDomain()) {
   case Domain::scalar:
     return runAt(Point{-1, -1, -1, -1, ratio});
   case Domain::seq:
+    if (llvm::Error err = reserveCols(numSeqs()))
+      return err;
     for (int64_t i = 0; i < numSeqs(); ++i)
       if (llvm::Error err = within(runAt(Point{i, -1, -1, -1, ratio}),
                                    formatv("sequence {0}", i)))
@@ -195,6 +226,11 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
     auto counts = evaluate(countDef, getRatios(countDef) ? ratio : 0);
     if (!counts)
       return counts.takeError();
+    int64_t allRows = 0;
+    for (int64_t i = 0; i < numSeqs(); ++i)
+      allRows += std::clamp<int64_t>((*counts)->data[i], 0, kMaxFieldValues);
+    if (llvm::Error err = reserveCols(std::min(allRows, kMaxFieldValues)))
+      return err;
     int64_t r = 0;
     for (int64_t i = 0; i < numSeqs(); ++i) {
       int64_t n = (*counts)->data[i];
@@ -265,6 +301,9 @@ Evaluator::padToRows(OutputOp out, const FieldValue &value) {
     return fail(formatv("rows(@{0}) = {1} rows of {2} values: more than the "
                         "reference evaluator holds",
                         out.getRows(), rows, value.width));
+  if (llvm::Error err = checkHeld(rows * std::max<int64_t>(value.width, 1)))
+    return err;
+  heldValues += rows * std::max<int64_t>(value.width, 1);
   auto &copy = padded.emplace_back(std::make_unique<FieldValue>(value));
   padPoints(*copy, rows, *out.getFill());
   return copy.get();

@@ -37,6 +37,11 @@ struct FieldValue {
 /// The most values one field may hold in the evaluator (2 GiB of int64):
 /// past it a batch gets an error, not an out-of-memory crash.
 constexpr int64_t kMaxFieldValues = int64_t(1) << 28;
+/// The most values the evaluator holds in all the fields of one batch
+/// together (1 GiB of int64): many fields each under kMaxFieldValues
+/// (16 sequences of 2^24 block-table columns) get an error, not an
+/// out-of-memory abort.
+constexpr int64_t kMaxHeldValues = int64_t(1) << 27;
 
 /// Whether `rows` points of `width` values fit in kMaxFieldValues.
 inline bool holdsRows(int64_t rows, unsigned width) {
@@ -119,6 +124,10 @@ private:
   llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
   /// Outputs padded to their `rows(@len)`.
   std::vector<std::unique_ptr<FieldValue>> padded;
+  /// Values in the completed fields and padded outputs (kMaxHeldValues).
+  int64_t heldValues = 0;
+  /// An error where `more` values beside those held pass kMaxHeldValues.
+  llvm::Error checkHeld(int64_t more) const;
 };
 
 } // namespace imeta

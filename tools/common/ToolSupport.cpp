@@ -52,3 +52,16 @@ void imeta::hideOptionsRegisteredSoFar() {
       option->setHiddenFlag(cl::Hidden);
   }
 }
+
+llvm::Error imeta::keepOutput(llvm::ToolOutputFile &file,
+                              llvm::StringRef path) {
+  file.os().flush();
+  if (std::error_code ec = file.os().error()) {
+    file.os().clear_error();
+    std::string where =
+        path == "-" ? std::string("standard output") : "'" + path.str() + "'";
+    return toolError(kExitUsage, "cannot write " + where + ": " + ec.message());
+  }
+  file.keep();
+  return llvm::Error::success();
+}

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <string>
 
@@ -56,6 +57,11 @@ int reportError(llvm::StringRef tool, const llvm::Twine &message,
 /// Prints `err` as reportError does and returns the exit code it calls
 /// for: a ToolError's own, else `otherwise`.
 int report(llvm::StringRef tool, llvm::Error err, ExitCode otherwise);
+
+/// Flushes and keeps `file` (an -o output); a failed write (a full disk)
+/// is an error naming `path`, and the file is not kept (LLVM would abort
+/// with "IO failure on output stream").
+llvm::Error keepOutput(llvm::ToolOutputFile &file, llvm::StringRef path);
 
 /// imeta's version ("0.1.0").
 llvm::StringRef version();

@@ -32,6 +32,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,7 +108,10 @@ static bool write(const std::string &path, const std::string &text) {
     return false;
   }
   file.os() << text;
-  file.keep();
+  if (llvm::Error err = imeta::keepOutput(file, path)) {
+    imeta::report("imeta-gen", std::move(err), imeta::kExitUsage);
+    return false;
+  }
   return true;
 }
 
@@ -251,6 +256,14 @@ int main(int argc, char **argv) {
   if (emitKind == Emit::none && outDir.empty())
     return error("give -o DIR (every file) or --emit=KIND (one file, to "
                  "stdout or -o FILE)");
+  // --name names files inside -o (and their #includes): a path or a
+  // quote in it would write elsewhere or break the includes.
+  if (!llvm::all_of(baseName, [](char c) {
+        return llvm::isAlnum(c) || c == '_' || c == '-';
+      }))
+    return error("--name '" + baseName +
+                 "': letters, digits, '_' and '-' only (it names the files "
+                 "written in -o)");
   if (listFiles && emitKind != Emit::none)
     return error("--list-files lists what -o DIR writes; drop --emit");
   if ((splitInput || verifyDiagnostics) && emitKind == Emit::none)
@@ -280,7 +293,9 @@ int main(int argc, char **argv) {
                    : chunk(std::move(input), out->os());
     if (failed(done))
       return failureCode;
-    out->keep();
+    if (llvm::Error err = imeta::keepOutput(
+            *out, outDir.empty() ? std::string("-") : std::string(outDir)))
+      return imeta::report("imeta-gen", std::move(err), imeta::kExitUsage);
     return imeta::kExitOk;
   }
   MLIRContext context(registry);

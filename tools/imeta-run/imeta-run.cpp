@@ -13,6 +13,7 @@
 #include "dialect/IMetaOps.h"
 #include "dialect/SpecFile.h"
 #include "lib/Eval/Batch.h"
+#include "lib/Eval/BatchJson.h"
 #include "lib/Eval/Evaluator.h"
 #include "lib/Eval/FieldJson.h"
 #include "CompiledBackend.h"
@@ -80,10 +81,10 @@ static llvm::Expected<imeta::Batch> readBatch(imeta::SpecOp spec,
                             "cannot read batch file '" + batchFile +
                                 "': " + buffer.getError().message());
   llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*buffer)->getBuffer());
+      imeta::parseBatchJson((*buffer)->getBuffer());
   if (!json)
     return imeta::toolError(imeta::kExitUsage,
-                            "batch file '" + batchFile + "' is not JSON: " +
+                            "batch file '" + batchFile + "': " +
                                 llvm::toString(json.takeError()));
   return imeta::parseBatch(spec, *json, path);
 }
@@ -167,6 +168,7 @@ int main(int argc, char **argv) {
   if (!out)
     return error(message, imeta::kExitUsage);
   out->os() << *text;
-  out->keep();
+  if (llvm::Error err = imeta::keepOutput(*out, outputFile))
+    return imeta::report("imeta-run", std::move(err), imeta::kExitUsage);
   return imeta::kExitOk;
 }
