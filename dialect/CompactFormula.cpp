@@ -628,6 +628,11 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
 /// Builds `owner`'s `body` from `text`; on failure leaves it empty.
 static LogicalResult expand(Operation *owner, Region &body, StringRef text,
                             Type want) {
+  // Names resolve in the enclosing spec: a formula outside one reads none.
+  if (!owner->getParentOfType<SpecOp>())
+    return owner->emitOpError(
+        "has a compact formula outside an imeta.spec: its names resolve in "
+        "the spec");
   Block *block = new Block();
   body.push_back(block);
   FormulaParser parser(owner, text);

@@ -195,13 +195,21 @@ YieldOp FieldOp::getYield() {
   return cast<YieldOp>(getBody().front().getTerminator());
 }
 
+/// Whether a field's body is complete (ends in its yield): not while its
+/// compact formula is unexpanded, nor while it is being expanded (a
+/// formula naming its own field reads it then; the cycle check refuses it).
+static bool hasYield(Region &body) {
+  return !body.empty() && !body.front().empty() &&
+         isa<YieldOp>(body.front().back());
+}
+
 unsigned FieldOp::getWidth() {
   // A compact formula (not yet expanded) is one value.
-  return getBody().empty() ? 1 : getYield().getValues().size();
+  return hasYield(getBody()) ? getYield().getValues().size() : 1;
 }
 
 Type FieldOp::getElementType() {
-  if (getBody().empty())
+  if (!hasYield(getBody()))
     return getFormulaType().value_or(IntegerType::get(getContext(), 32));
   return getYield().getValues().front().getType();
 }

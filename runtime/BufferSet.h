@@ -92,8 +92,16 @@ public:
       bind(k, given->data, given->capacity, width, given->buckets);
       return "";
     }
-    size_t bytes = size_t(buckets) * capacity * (width ? width : 1) *
-                   elementSize;
+    if (capacity < 0 || width < 0)
+      return "output '" + name + "': a negative capacity or width";
+    // buckets x capacity x width x element size, refused where it wraps.
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(size_t(buckets), size_t(capacity), &bytes) ||
+        __builtin_mul_overflow(bytes, size_t(width ? width : 1), &bytes) ||
+        __builtin_mul_overflow(bytes, size_t(elementSize), &bytes))
+      return "output '" + name + "': [" + std::to_string(buckets) + ", " +
+             std::to_string(capacity) + ", " + std::to_string(width) +
+             "] values overflow a size";
     void *ptr = nullptr;
     cudaError_t e = memory == Memory::Device
                         ? cudaMalloc(&ptr, bytes ? bytes : 1)

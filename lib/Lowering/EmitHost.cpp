@@ -220,7 +220,10 @@ void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
     cs.line("c.in_{0} = seqs.{0};", name);
     if (list) {
       cs.line("c.in_{0}_begin = seqs.{0}_offsets;", name);
-      cs.line("c.in_{0}_end = seqs.{0}_offsets + 1;", name);
+      // (No arithmetic on a null pointer: an empty batch may give none.)
+      cs.line("c.in_{0}_end = seqs.{0}_offsets ? seqs.{0}_offsets + 1 : "
+              "nullptr;",
+              name);
     }
   }
   emitInputChecks(cs, in);

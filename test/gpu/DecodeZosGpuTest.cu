@@ -322,11 +322,21 @@ bool bufferSetChecks() {
         "width: %s", err.c_str());
   err = set.getOrCreate("nope", 16, 1, 1, runtime::Memory::Device);
   CHECK(err == "no output named 'nope'", "name: %s", err.c_str());
+  // A size that wraps (it allocated a few bytes, then the fill overflowed
+  // the heap) and a negative one are refused.
+  err = set.getOrCreate("block_tables", int64_t(1) << 40, int64_t(1) << 40,
+                        1, runtime::Memory::Device);
+  CHECK(err == "output 'block_tables': [1, 1099511627776, 1099511627776] "
+               "values overflow a size",
+        "overflow: %s", err.c_str());
+  err = set.getOrCreate("positions", -4, 1, 1, runtime::Memory::Device);
+  CHECK(err == "output 'positions': a negative capacity or width",
+        "negative: %s", err.c_str());
   CHECK(set.at(set.find("positions")).data == before &&
             set.at(set.find("positions")).capacity == 16,
         "a refused buffer changed the set");
-  std::printf("buffer set: wrong size, element type, width and name "
-              "refused with the output named\n");
+  std::printf("buffer set: wrong size, element type, width, name, a "
+              "wrapping or negative size refused with the output named\n");
   return true;
 }
 
