@@ -10,6 +10,12 @@
 //
 // Header-only; needs only the generated header (and the CUDA runtime).
 //
+// Checked: a caller buffer's element size, row width, capacity and memory
+// kind, and sizes that wrap or are negative (an error names the output;
+// the set is unchanged). Contract, not checked: one thread at a time (the
+// set is not locked); a graph captured on its buffers must be destroyed
+// before the set (which frees what it allocated) or a caller's buffer.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef IMETA_RUNTIME_BUFFERSET_H

@@ -5,6 +5,12 @@
 // device address is fixed), so a graph captured for the maximum batch
 // replays any smaller batch after that step's stage call.
 //
+// Contract (not checked: a check would cost every replay): the graph holds
+// the raw addresses of the staging and the output buffers it was captured
+// on. Keep them alive and in place while it may replay; destroy the
+// GraphLaunch (and synchronize its stream) before freeing them. A replay
+// after they were freed writes freed memory. One thread at a time.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef IMETA_RUNTIME_GRAPHLAUNCH_H

@@ -11,6 +11,11 @@
 // races step t's copy. The device side is one buffer: the copies and
 // kernels of successive replays are ordered on the stream.
 //
+// Contract (not checked: a check would cost every replay): the graph holds
+// the raw addresses of the device staging and the output buffers. Keep
+// them alive while it may replay; destroy the StepGraph (its stream
+// synchronized) before freeing them. One thread at a time.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef IMETA_RUNTIME_STEPGRAPH_H
