@@ -22,6 +22,14 @@ public:
   Error scan() {
     while (pos < text.size()) {
       char c = text[pos];
+      // A value starts here: a string, a number, a literal, a container.
+      if (c == '"' || c == '{' || c == '[' || c == '-' ||
+          (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
+        if (++values > kMaxBatchValues)
+          return fail(pos, formatv("more than {0} values (the limit of a "
+                                   "batch file)",
+                                   kMaxBatchValues));
+      }
       if (c == '"') {
         size_t start = pos;
         if (Error e = skipString())
@@ -117,6 +125,7 @@ private:
   SmallVector<StringSet<>, 8> objects; ///< per open bracket, its keys
   SmallVector<bool, 8> isObject;
   bool expectKey = false;
+  int64_t values = 0;
 };
 
 } // namespace

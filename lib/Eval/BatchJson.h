@@ -1,10 +1,10 @@
 //===- BatchJson.h - a batch file's text as JSON, within limits -*- C++ -*-===//
 //
 // What a batch file (SPEC.md §6) may be before it is parsed: at most
-// kMaxBatchBytes, nested at most kMaxBatchDepth deep (llvm::json's parser
-// recurses: 50,000 `[` would overflow the stack), no key twice in one
-// object (llvm::json keeps the last). One linear scan says so with the
-// line and column, then llvm::json parses. A number written with a fraction
+// kMaxBatchBytes and kMaxBatchValues, nested at most kMaxBatchDepth deep
+// (llvm::json's parser recurses: 50,000 `[` would overflow the stack), no key
+// twice in one object (llvm::json keeps the last). One linear scan says so with
+// the line and column, then llvm::json parses. A number written with a fraction
 // or an exponent (64.0, 1e3; llvm::json reads them as integers where
 // integral) is read as a string, so the batch's checks refuse it as they
 // refuse 8.5, naming the key and the rule.
@@ -26,6 +26,11 @@ namespace imeta {
 constexpr int kMaxBatchDepth = 32;
 /// The largest batch file: 1 GiB.
 constexpr uint64_t kMaxBatchBytes = uint64_t(1) << 30;
+/// The most JSON values (numbers, strings, literals, objects, arrays) a
+/// batch file may hold: llvm::json's tree takes tens of bytes a value, so
+/// a file of 2^24 values parses in well under 2 GB (a 9 MB file of empty
+/// objects took 4 GB). SPEC.md's largest batches hold a few million.
+constexpr int64_t kMaxBatchValues = int64_t(1) << 24;
 
 /// `text` as JSON, or an error naming the line, the column and the limit
 /// or rule broken (llvm::json's message where it is not JSON).
