@@ -45,11 +45,7 @@ def measure(cls, args):
                  s.lengths, 1 << 30, s.table if cuda else None,
                  s.dirty if cuda else None)
     inputs = s.inputs()
-    outs = {n: torch.empty((b, max(r, 1), w), device=args.device,
-                           dtype=torch.bool if n in ("gate_force_random",
-                                                     "valid_token_mask")
-                           else torch.int32)
-            for n, (b, r, w) in m.shape(inputs).items()}
+    outs = E.out_tensors(m.shape(inputs), args.device)
     m.bind_outputs(outs)
     m.plan(inputs)
     calls = [("plan", lambda: m.plan(inputs)),

@@ -35,8 +35,25 @@ CONFIG = {"block_size": 128, "window_size": 128, "swa_block_size": 160,
           "max_model_len": 131072, "max_num_blocks": 1024,
           "force_load_balance": 0}
 LISTS = {"dense_ratios": [1], "sparse_ratios": [4]}
+# decode_zos's outputs of bool values; the others are int32.
+BOOL_OUTPUTS = ("gate_force_random", "valid_token_mask")
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                     "specs", "deepinfer_v4.mlir")
+
+
+def out_tensors(shapes, device, fill=None):
+    """The engine's out tensors for `shapes` (each output's [buckets, rows,
+    width], as shape() gives them): int32, or bool where the field is; left
+    uninitialized, or with `fill` (False for the bool ones)."""
+    outs = {}
+    for n, (b, r, w) in shapes.items():
+        dtype = torch.bool if n in BOOL_OUTPUTS else torch.int32
+        shape = (b, max(r, 1), w)
+        outs[n] = (torch.empty(shape, dtype=dtype, device=device)
+                   if fill is None else
+                   torch.full(shape, fill if dtype == torch.int32 else False,
+                              dtype=dtype, device=device))
+    return outs
 
 
 def build(gen_dir, device, build_dir, torchscript=False):
@@ -204,11 +221,7 @@ def bad_batch_check(cls, args, imeta_run, expected_dir):
     else:
         with open(os.path.join(expected_dir, "bad.txt")) as f:
             want = f.read()
-    shapes = meta.shape(sched.inputs())
-    outs = {n: torch.full((b, max(r, 1), w), -7, dtype=torch.int32,
-                          device=args.device) for n, (b, r, w) in shapes.items()}
-    for n in ("gate_force_random", "valid_token_mask"):
-        outs[n] = torch.zeros(outs[n].shape, dtype=torch.bool, device=args.device)
+    outs = out_tensors(meta.shape(sched.inputs()), args.device, fill=-7)
     before = {n: t.clone() for n, t in outs.items()}
     meta.bind_outputs(outs)
     try:
@@ -281,10 +294,7 @@ def main():
                      None, None)
     shapes = probe.shape(widest.inputs())
     names = meta.outputs()
-    bools = {"gate_force_random", "valid_token_mask"}
-    outs = {n: torch.empty((b, max(r, 1), w), device=args.device,
-                           dtype=torch.bool if n in bools else torch.int32)
-            for n, (b, r, w) in shapes.items()}
+    outs = out_tensors(shapes, args.device)
 
     meta.bind_outputs(outs)
     graph = None

@@ -86,12 +86,6 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
   cs.blank();
 }
 
-/// " (R1)": the rule a declaration names, as the evaluator appends it, in
-/// a C++ string literal.
-static std::string ruleOf(std::optional<StringRef> rule) {
-  return escape(ruleSuffix(rule));
-}
-
 /// The config parameters and ratio sets from the named values.
 void DriverEmitter::emitReadConfig(CodeStream &cs) {
   for (auto cfg : L.body().getOps<ConfigOp>()) {
@@ -101,7 +95,7 @@ void DriverEmitter::emitReadConfig(CodeStream &cs) {
               "in.config.{0} = in.narrow(v, [&](int64_t k) {{ return "
               "\"config: '{0}'[\" + std::to_string(k) + \"] must be an int32 "
               "integer{1}\"; }); in.config.num_{0} = int32_t(v->count); }",
-              n, ruleOf(cfg.getRule()));
+              n, ruleLiteral(cfg.getRule()));
     else if (cfg.getType().isInteger(1))
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) "
               "in.config.{0} = v->count > 0 && v->data[0] != 0;",
@@ -110,14 +104,14 @@ void DriverEmitter::emitReadConfig(CodeStream &cs) {
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) "
               "in.config.{0} = in.scalar(v, \"config: '{0}' must be an int32 "
               "integer{1}\");",
-              n, ruleOf(cfg.getRule()));
+              n, ruleLiteral(cfg.getRule()));
   }
   for (auto set : L.body().getOps<RatiosOp>())
     cs.line("  if ((v = find(config, num_config, \"{0}\"))) {{ "
             "in.config.{0} = in.narrow(v, [&](int64_t) {{ return "
             "std::string(\"config: '{0}' must be a list of distinct integers "
             ">= 1{1}\"); }); in.config.num_{0} = int32_t(v->count); }",
-            set.getSymName(), ruleOf(set.getRule()));
+            set.getSymName(), ruleLiteral(set.getRule()));
 }
 
 /// The optional config parameters `plan`'s path needs: their absence
@@ -129,7 +123,7 @@ void DriverEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
       cs.line("  if (in.error.empty() && !std::strcmp(path, \"{0}\") && "
               "!find(config, num_config, \"{1}\")) in.error = \"config: "
               "missing key '{1}' (path @{0} needs it){2}\";",
-              p, cfg.getSymName(), ruleOf(cfg.getRule()));
+              p, cfg.getSymName(), ruleLiteral(cfg.getRule()));
 }
 
 /// The per-sequence inputs from the named values.
@@ -140,7 +134,7 @@ void DriverEmitter::emitReadInputs(CodeStream &cs) {
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
               "in.seqs.{0} = in.list(v, \"{1}\"); in.seqs.{0}_offsets = "
               "v->offsets; }",
-              n, ruleOf(input.getRule()));
+              n, ruleLiteral(input.getRule()));
     else if (input.getType().isInteger(1))
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) in.seqs.{0} "
               "= in.flags(v);",
@@ -148,7 +142,7 @@ void DriverEmitter::emitReadInputs(CodeStream &cs) {
     else
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) in.seqs.{0} "
               "= in.perSeq(v, \"{1}\");",
-              n, ruleOf(input.getRule()));
+              n, ruleLiteral(input.getRule()));
   }
 }
 

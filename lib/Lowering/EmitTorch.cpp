@@ -93,11 +93,6 @@ void TorchEmitter::emitPrologue(CodeStream &cs) {
   cs.blank();
 }
 
-/// " (R1)": the rule a declaration names, in a C++ string literal.
-static std::string ruleOf(std::optional<StringRef> rule) {
-  return escape(ruleSuffix(rule));
-}
-
 void TorchEmitter::emitReadConfig(CodeStream &cs) {
   cs.line("void readConfig(ConfigStore &s, const c10::Dict<std::string, "
           "int64_t> &config, const c10::Dict<std::string, c10::List<int64_t>> "
@@ -115,7 +110,7 @@ void TorchEmitter::emitReadConfig(CodeStream &cs) {
     else
       cs.line("    else if (n == \"{0}\") s.config.{0} = s.scalar(v, "
               "\"config: '{0}' must be an int32 integer{1}\");",
-              n, ruleOf(cfg.getRule()));
+              n, ruleLiteral(cfg.getRule()));
   }
   cs.line("    else s.failOnce(\"config: no scalar parameter '\" + n + "
           "\"'\");");
@@ -128,12 +123,12 @@ void TorchEmitter::emitReadConfig(CodeStream &cs) {
       cs.line("    else if (n == \"{0}\") s.config.{0} = s.list(e.value(), "
               "s.config.num_{0}, [&](int64_t k) {{ return \"config: '{0}'[\" "
               "+ std::to_string(k) + \"] must be an int32 integer{1}\"; });",
-              cfg.getSymName(), ruleOf(cfg.getRule()));
+              cfg.getSymName(), ruleLiteral(cfg.getRule()));
   for (auto set : L.body().getOps<RatiosOp>())
     cs.line("    else if (n == \"{0}\") s.config.{0} = s.list(e.value(), "
             "s.config.num_{0}, [&](int64_t) {{ return std::string(\"config: "
             "'{0}' must be a list of distinct integers >= 1{1}\"); });",
-            set.getSymName(), ruleOf(set.getRule()));
+            set.getSymName(), ruleLiteral(set.getRule()));
   cs.line("    else s.failOnce(\"config: no list parameter '\" + n + \"'\");");
   cs.line("  }");
   cs.line("}");
@@ -223,7 +218,7 @@ void TorchEmitter::emitTraits(CodeStream &cs, const PathPlan &plan) {
       cs.line("    if (!config.contains(\"{1}\") && !lists.contains(\"{1}\")) "
               "s.failOnce(\"config: missing key '{1}' (path @{0} needs "
               "it){2}\");",
-              p, cfg.getSymName(), ruleOf(cfg.getRule()));
+              p, cfg.getSymName(), ruleLiteral(cfg.getRule()));
   cs.line("    (void)s; (void)config; (void)lists;");
   cs.line("  }");
   cs.line("#ifdef IMETA_TORCH_CUDA");

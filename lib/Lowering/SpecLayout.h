@@ -40,6 +40,12 @@ inline std::string ruleSuffix(std::optional<llvm::StringRef> rule) {
   return rule ? " (" + rule->str() + ")" : "";
 }
 
+/// " (R1)": the rule a declaration names, as the evaluator appends it to
+/// a message, escaped for a C++ string literal.
+inline std::string ruleLiteral(std::optional<llvm::StringRef> rule) {
+  return escape(ruleSuffix(rule));
+}
+
 /// One comment line per source line of a body: the formula a loop
 /// implements, as the spec states it.
 void commentFormula(CodeStream &cs, mlir::Operation *op);

@@ -16,7 +16,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "examples", "torch-engine"))
 import engine as E  # noqa: E402
 
-BOOLS = ("gate_force_random", "valid_token_mask")
 
 
 def expect(what, call, *fragments):
@@ -39,10 +38,7 @@ def check(cls, label):
     meta.bind_table("block_table", sched.table, sched.lengths, 1 << 30,
                     None, None)
     inputs = sched.inputs()
-    outs = {n: torch.full((b, max(r, 1), w), -7, dtype=torch.int32)
-            for n, (b, r, w) in meta.shape(inputs).items()}
-    for n in BOOLS:
-        outs[n] = torch.zeros(outs[n].shape, dtype=torch.bool)
+    outs = E.out_tensors(meta.shape(inputs), "cpu", fill=-7)
     expect("plan before bind_outputs", lambda: meta.plan(inputs),
            "plan() before bind_outputs()")
     meta.bind_outputs(outs)
