@@ -12,9 +12,12 @@
 //
 // Checked: a caller buffer's element size, row width, capacity and memory
 // kind, and sizes that wrap or are negative (an error names the output;
-// the set is unchanged). Contract, not checked: one thread at a time (the
-// set is not locked); a graph captured on its buffers must be destroyed
-// before the set (which frees what it allocated) or a caller's buffer.
+// the set is unchanged); a `get_or_create` while another thread's runs is
+// refused (an error, the set unchanged). Contract, not checked: the
+// generated fills write `buffers()` (a plain struct), so two fills into
+// one set at once race, as a fill during `get_or_create` does; a graph
+// captured on its buffers must be destroyed before the set (which frees
+// what it allocated) or a caller's buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,6 +76,31 @@ public:
   std::string getOrCreate(const std::string &name, int64_t capacity,
                           int64_t width, int32_t buckets, Memory memory,
                           const CallerBuffer *given = nullptr) {
+    if (inUse.exchange(true))
+      return "output '" + name +
+             "': the buffer set is in use by another thread (one "
+             "get_or_create at a time)";
+    std::string err = getOrCreateHeld(name, capacity, width, buckets,
+                                      memory, given);
+    inUse.store(false);
+    return err;
+  }
+
+  /// Bucket b of output k: its rows start here (stride fixed at creation).
+  void *bucketView(int k, int32_t b) {
+    auto &buf = at(k);
+    char *base = static_cast<char *>(buf.data);
+    return base + size_t(b) * buf.bucket_stride * (info[k].is_bool ? 1 : 4);
+  }
+
+protected:
+  /// Held by a get_or_create while it runs.
+  std::atomic<bool> inUse{false};
+
+private:
+  std::string getOrCreateHeld(const std::string &name, int64_t capacity,
+                              int64_t width, int32_t buckets, Memory memory,
+                              const CallerBuffer *given) {
     int k = find(name);
     if (k < 0)
       return "no output named '" + name + "'";
@@ -119,14 +148,6 @@ public:
     return "";
   }
 
-  /// Bucket b of output k: its rows start here (stride fixed at creation).
-  void *bucketView(int k, int32_t b) {
-    auto &buf = at(k);
-    char *base = static_cast<char *>(buf.data);
-    return base + size_t(b) * buf.bucket_stride * (info[k].is_bool ? 1 : 4);
-  }
-
-private:
   void bind(int k, void *data, int64_t capacity, int64_t width,
             int32_t buckets) {
     auto &buf = at(k);

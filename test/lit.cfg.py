@@ -30,3 +30,14 @@ if shutil.which("nvcc"):
 # A device whose writes fail with ENOSPC (write-errors.test).
 if os.path.exists("/dev/full"):
     config.available_features.add("dev-full")
+
+# 4 GB of memory at most for one command (`sh -c '%limit_4g; CMD'`): an
+# address-space limit, or in the sanitizer build (whose shadow memory
+# reserves terabytes of address space) ASan's limit on resident memory;
+# either way a tool that needs more dies instead of refusing in time.
+if config.imeta_sanitize:
+    config.available_features.add("asan")
+    config.substitutions.append(
+        ("%limit_4g", "export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=4000"))
+else:
+    config.substitutions.append(("%limit_4g", "ulimit -v 4000000"))

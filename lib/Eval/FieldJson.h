@@ -10,11 +10,9 @@
 
 namespace imeta {
 
-/// The JSON value of a field: a number (scalar), a list (flat [N], [N+1],
-/// [T]), or a list of lists ([X, K] and columns); bools as true/false.
-llvm::json::Value toJson(const FieldValue &value);
-
-/// Prints one JSON object, one output per line, in path order.
+/// Prints one JSON object, one output per line, in path order: each field
+/// a number (scalar), a list (flat [N], [N+1], [T]) or a list of lists
+/// ([X, K] and columns), compact as llvm::json prints; bools as true/false.
 void printFieldFile(llvm::raw_ostream &os,
                     llvm::ArrayRef<OutputValue> outputs);
 

@@ -32,6 +32,7 @@ void CudaEmitter::emitApiHeader(CodeStream &h) {
   h.line("#include \"{0}.h\"", L.fileBase());
   h.blank();
   h.line("#include <cuda_runtime.h>");
+  h.line("#include <atomic>");
   h.line("#include <memory>");
   h.blank();
   h.line("namespace {0} {{", L.ns());
@@ -52,12 +53,17 @@ void CudaEmitter::emitApiHeader(CodeStream &h) {
   h.line("/// double buffers): destroy frees what create allocated.");
   h.line("/// scratch: each GPU path's host state, kept across steps so "
          "that a step");
-  h.line("/// allocates nothing once the batch stops growing. One thread "
-         "at a time.");
+  h.line("/// allocates nothing once the batch stops growing.");
+  h.line("/// in_use: held by a stage or pack while it runs; a second "
+         "thread's stage or");
+  h.line("/// pack meanwhile is refused with an error (nothing written). "
+         "Launch, check");
+  h.line("/// and destroy are the caller's to order: one thread at a time.");
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
          "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; "
          "unsigned threads = 256; size_t used = 0; void *host_owned = "
-         "nullptr; std::shared_ptr<void> scratch[{0}]; };",
+         "nullptr; std::shared_ptr<void> scratch[{0}]; "
+         "std::shared_ptr<std::atomic<bool>> in_use; };",
          std::max<size_t>(1, llvm::count_if(L.plans(), [](const PathPlan &p) {
                             return PathOp(p.path).getTarget() == Target::gpu;
                           })));
@@ -357,6 +363,8 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
                                     "stream, FillMode mode, bool copy)",
                                     p, L.buffersName(plan))
                                 .str());
+    cu.line("StagingClaim claim(s);");
+    cu.line("if (!claim.refusal().empty()) return fail(claim.refusal());");
     cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);
     cu.line("if (!scratch) scratch = std::make_shared<{0}_host>();", p);
     cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);

@@ -117,6 +117,12 @@ bool allocate(BufferSet &gpu, Buffers &shape, int64_t rowsAtLeast) {
   return true;
 }
 
+/// The CPU oracle's outputs of `in`, and device buffers of their shape.
+bool cpuAndBuffers(ref::GeneratedInputs &in, HostOutputs &cpu,
+                   BufferSet &gpu) {
+  return runCpu(in, cpu) && allocate(gpu, cpu.set, 0);
+}
+
 /// Random batches, one staging each: GPU equals CPU everywhere, where the
 /// range proof holds and, every third batch, after the checking dry run.
 bool randomBatches(int count, cudaStream_t stream) {
@@ -129,10 +135,8 @@ bool randomBatches(int count, cudaStream_t stream) {
     ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, ref::kGpuSeedBase + seed);
     ref::GeneratedInputs in(batch);
     HostOutputs cpu;
-    if (!runCpu(in, cpu))
-      return false;
     BufferSet gpu(info());
-    if (!allocate(gpu, cpu.set, 0))
+    if (!cpuAndBuffers(in, cpu, gpu))
       return false;
     for (int k = 0; k < Buffers::kCount; ++k) {
       gen::Buffer &b = gpu.at(k);
@@ -340,6 +344,74 @@ bool bufferSetChecks() {
   return true;
 }
 
+/// A set whose get_or_create another thread holds (the claim is set by
+/// hand: deterministic, where two real threads would race to it).
+struct HeldSet : BufferSet {
+  using BufferSet::BufferSet;
+  void hold(bool held) { inUse = held; }
+};
+
+/// A staging or buffer set used by a second thread while one call runs is
+/// refused with an error, nothing written; a staging never created too.
+bool oneThreadChecks(cudaStream_t stream) {
+  HeldSet set(info());
+  set.hold(true);
+  std::string err = set.getOrCreate("positions", 16, 1, 1,
+                                    runtime::Memory::Device);
+  CHECK(err == "output 'positions': the buffer set is in use by another "
+               "thread (one get_or_create at a time)",
+        "held set: %s", err.c_str());
+  CHECK(set.at(set.find("positions")).data == nullptr,
+        "a refused get_or_create changed the set");
+  set.hold(false);
+  err = set.getOrCreate("positions", 16, 1, 1, runtime::Memory::Device);
+  CHECK(err.empty(), "released set: %s", err.c_str());
+
+  ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, ref::kGpuSeedBase);
+  ref::GeneratedInputs in(batch);
+  HostOutputs cpu;
+  BufferSet gpu(info());
+  if (!cpuAndBuffers(in, cpu, gpu))
+    return false;
+  gen::GpuStaging never;
+  gen::Status st = gen::decode_zos_expanded_stage(never, in.config, in.seqs,
+                                                  gpu.buffers(), stream);
+  CHECK(!st.ok && st.message == "gpu staging: not created "
+                                "(gpu_staging_create)",
+        "uncreated staging: %s", st.message.c_str());
+  gen::GpuStaging staging;
+  st = gen::gpu_staging_create(staging, 64, size_t(64) << 20);
+  CHECK(st.ok, "staging: %s", st.message.c_str());
+  std::memset(staging.host, 0x5a, 256);
+  *staging.in_use = true;
+  const char *busy =
+      "gpu staging: in use by another thread (one stage or pack at a time)";
+  st = gen::decode_zos_expanded_stage(staging, in.config, in.seqs,
+                                      gpu.buffers(), stream);
+  CHECK(!st.ok && st.message == busy, "held stage: %s", st.message.c_str());
+  st = gen::decode_zos_expanded_pack(staging, in.config, in.seqs,
+                                     gpu.buffers());
+  CHECK(!st.ok && st.message == busy, "held pack: %s", st.message.c_str());
+  const unsigned char *host = static_cast<unsigned char *>(staging.host);
+  for (int i = 0; i < 256; ++i)
+    CHECK(host[i] == 0x5a, "a refused stage wrote the staging at byte %d", i);
+  CHECK(staging.used == 0, "a refused stage set used = %zu", staging.used);
+  *staging.in_use = false;
+  st = gen::decode_zos_expanded_stage(staging, in.config, in.seqs,
+                                      gpu.buffers(), stream);
+  CHECK(st.ok, "released stage: %s", st.message.c_str());
+  CHECK(!*staging.in_use, "a stage kept its claim");
+  CUDA_OK(gen::decode_zos_expanded_launch(staging, stream));
+  st = gen::decode_zos_expanded_check(staging, stream);
+  CHECK(st.ok, "kernel: %s", st.message.c_str());
+  if (!compareLive(batch, cpu, gpu, "after a refused stage"))
+    return false;
+  gen::gpu_staging_destroy(staging);
+  std::printf("one thread: a held buffer set or staging, and a staging "
+              "never created, refused with nothing written\n");
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -349,7 +421,8 @@ int main(int argc, char **argv) {
   cudaStream_t stream;
   if (cudaStreamCreate(&stream) != cudaSuccess)
     return 1;
-  bool ok = bufferSetChecks() && randomBatches(count, stream) &&
+  bool ok = bufferSetChecks() && oneThreadChecks(stream) &&
+            randomBatches(count, stream) &&
             graphReplay(stream) &&
             driverGpuEqualsCpu("decode_zos", ref::PathKind::Decode, 100) &&
             driverGpuEqualsCpu("decode_zos_expanded", ref::PathKind::Decode,
