@@ -43,6 +43,10 @@ public:
           return fail(pos, formatv("nested more than {0} deep (the limit "
                                    "of a batch file)",
                                    kMaxBatchDepth));
+        if (c == '{' && ++numObjects > kMaxBatchObjects)
+          return fail(pos, formatv("more than {0} objects (the limit of a "
+                                   "batch file)",
+                                   kMaxBatchObjects));
         objects.emplace_back();
         isObject.push_back(c == '{');
         expectKey = c == '{';
@@ -126,6 +130,7 @@ private:
   SmallVector<bool, 8> isObject;
   bool expectKey = false;
   int64_t values = 0;
+  int64_t numObjects = 0;
 };
 
 } // namespace

@@ -1,7 +1,7 @@
 //===- BatchJson.h - a batch file's text as JSON, within limits -*- C++ -*-===//
 //
 // What a batch file (SPEC.md §6) may be before it is parsed: at most
-// kMaxBatchBytes and kMaxBatchValues, nested at most kMaxBatchDepth deep
+// kMaxBatchBytes, kMaxBatchValues and kMaxBatchObjects, nested at most kMaxBatchDepth deep
 // (llvm::json's parser recurses: 50,000 `[` would overflow the stack), no key
 // twice in one object (llvm::json keeps the last). One linear scan says so with
 // the line and column, then llvm::json parses. A number written with a fraction
@@ -31,6 +31,11 @@ constexpr uint64_t kMaxBatchBytes = uint64_t(1) << 30;
 /// a file of 2^24 values parses in well under 2 GB (a 9 MB file of empty
 /// objects took 4 GB). SPEC.md's largest batches hold a few million.
 constexpr int64_t kMaxBatchValues = int64_t(1) << 24;
+/// The most objects a batch file may hold: llvm::json gives an object with
+/// a key a table of 64 slots, about 3.5 KB (an 8 MB file of 2^20 objects
+/// `{"a":1}` took 3.6 GB and aborted under 4 GB). A batch is an object per
+/// sequence and two more: 2^17 objects parse in about 450 MB.
+constexpr int64_t kMaxBatchObjects = int64_t(1) << 17;
 
 /// `text` as JSON, or an error naming the line, the column and the limit
 /// or rule broken (llvm::json's message where it is not JSON).
