@@ -67,7 +67,7 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
   }
   cs.blank();
   for (const char *header :
-       {"cstdint", "cstring", "memory", "string", "vector"})
+       {"charconv", "cstdint", "cstring", "memory", "string", "vector"})
     cs.line("#include <{0}>", header);
   cs.blank();
   // The C ABI (runtime/DriverAbi.h), as text: the driver builds on its own.

@@ -141,7 +141,10 @@ def make_batch(rng, seeds):
     text = rng.choice(seeds)
     for _ in range(rng.choice([1, 1, 2, 3])):
         if rng.random() < 0.6:
-            out = mutate_tree(rng, text.decode("utf-8", "replace"))
+            try:
+                out = mutate_tree(rng, text.decode("utf-8", "replace"))
+            except RecursionError:  # nested too deep for Python's json
+                out = None
             text = out.encode("utf-8", "surrogatepass") if out is not None else mutate_bytes(rng, text)
         else:
             text = mutate_bytes(rng, text)
