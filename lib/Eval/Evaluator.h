@@ -38,11 +38,12 @@ struct FieldValue {
 /// past it a batch gets an error, not an out-of-memory crash.
 constexpr int64_t kMaxFieldValues = int64_t(1) << 28;
 /// The most values the evaluator holds in all the fields of one batch
-/// together (128 MiB of int64): many fields each under kMaxFieldValues
-/// (16 sequences of 2^24 block-table columns) get an error, not an
-/// out-of-memory abort, and the largest batch it takes is evaluated and
-/// printed in about a second (2^27 took tens under the sanitizers).
-constexpr int64_t kMaxHeldValues = int64_t(1) << 24;
+/// together (32 MiB of int64), as the generated driver does: many fields
+/// each under kMaxFieldValues (16 sequences of 2^24 block-table columns)
+/// get an error, not an out-of-memory abort, and the largest batch it
+/// takes is evaluated and printed well within a second (2^27 took tens
+/// under the sanitizers).
+constexpr int64_t kMaxHeldValues = int64_t(1) << 22;
 
 /// Whether `rows` points of `width` values fit in kMaxFieldValues.
 inline bool holdsRows(int64_t rows, unsigned width) {
