@@ -36,7 +36,6 @@ if os.path.exists("/dev/full"):
 # reserves terabytes of address space) ASan's limit on resident memory;
 # either way a tool that needs more dies instead of refusing in time.
 if config.imeta_sanitize:
-    config.available_features.add("asan")
     config.substitutions.append(
         ("%limit_4g", "export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=4000"))
 else:

@@ -364,7 +364,7 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
                                     p, L.buffersName(plan))
                                 .str());
     cu.line("StagingClaim claim(s);");
-    cu.line("if (!claim.refusal().empty()) return fail(claim.refusal());");
+    cu.line("if (!claim.held()) return fail(claim.refusal());");
     cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);
     cu.line("if (!scratch) scratch = std::make_shared<{0}_host>();", p);
     cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);

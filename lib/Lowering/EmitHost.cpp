@@ -33,8 +33,6 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
   cs.line("namespace {0} {{", L.ns());
   cs.line("using namespace detail;");
   cs.blank();
-  // Tables are emitted last (after all sites are known) through a forward
-  // declaration.
   // The helpers are a fixed library; a spec calls some of them (clang's
   // -Wunused-function would fail an engine's -Werror build on the rest).
   cs.line("#pragma GCC diagnostic push");
@@ -43,6 +41,8 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
   cs.line("/// A failure's op, \" at file:line:col\" and what it reads "
           "(EmitterState::Site).");
   cs.line("struct SiteText { const char *op, *at, *what; };");
+  // Tables are emitted last (after all sites are known) through a forward
+  // declaration.
   cs.line("extern const SiteText kSites[];");
   cs.line("extern const char *const kOwners[];");
   cs.line("/// The rule an int32 overflow breaks, as the spec names it.");

@@ -99,7 +99,6 @@ def mutate_tree(rng, text):
         holder[key] = [item] * n
     elif kind == 5:  # deep nesting
         depth = rng.choice([8, 33, 1000, 50_000])
-        body = json.dumps(tree)
         marker = "@@DEEP@@"
         holder[key] = marker
         body = json.dumps(tree)
