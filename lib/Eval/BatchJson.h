@@ -5,10 +5,10 @@
 // kMaxBatchDepth deep (llvm::json's parser recurses: 50,000 `[` would
 // overflow the stack), no key twice in one object (llvm::json keeps the
 // last). One linear scan says so with the line and column, then llvm::json
-// parses. A number written with a fraction
-// or an exponent (64.0, 1e3; llvm::json reads them as integers where
-// integral) is read as a string, so the batch's checks refuse it as they
-// refuse 8.5, naming the key and the rule.
+// parses. A number written with a fraction or an exponent (64.0, 1e3;
+// llvm::json reads them as integers where integral) is read as a string, so
+// the batch's checks refuse it as they refuse 8.5, naming the key and the
+// rule.
 //
 //===----------------------------------------------------------------------===//
 
