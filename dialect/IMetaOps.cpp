@@ -181,6 +181,77 @@ LogicalResult InputOp::verify() {
   return success();
 }
 
+LogicalResult InputOp::verifySymbolUses(SymbolTableCollection &tables) {
+  if (!isState()) {
+    if (getKey() || getWidthAttr())
+      return emitOpError("'key' and 'width' belong to a state input (one "
+                         "with 'slot')");
+    return success();
+  }
+  auto slot = resolve<InputOp>(*this, tables, getSlotAttr(), "input");
+  if (failed(slot))
+    return failure();
+  if (slot->isState() || !slot->getType().isInteger(32))
+    return emitOpError("'slot' ")
+           << getSlotAttr() << " must be a per-sequence i32 input";
+  if (!slot->getOptional() || !getOptional())
+    return emitOpError("a state input and its slot input are 'optional': a "
+                       "path that reads them lists them in 'needs'");
+  if (getResident())
+    return emitOpError("a state input is a table of slots already; drop "
+                       "'resident'");
+  if (getWidthAttr()) {
+    if (!isa<ListType>(getType()))
+      return emitOpError("'width' gives a state list's row length, but @")
+             << getSymName() << " is " << getType();
+    auto width = resolve<ConfigOp>(*this, tables, getWidthAttr(),
+                                   "config parameter");
+    if (failed(width))
+      return failure();
+    if (!width->getType().isInteger(32))
+      return emitOpError("'width' ") << getWidthAttr() << " must be an i32 "
+                                     << "config parameter";
+  }
+  return success();
+}
+
+LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
+  auto input = resolve<InputOp>(*this, tables, getInputAttr(), "input");
+  if (failed(input))
+    return failure();
+  if (input->isState())
+    return emitOpError() << getInputAttr() << " is state; resolve a "
+                         << "per-sequence input";
+  auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
+  if (failed(field) || failed(checkFlatField(*this, *field, "field")))
+    return failure();
+  // (A compact formula's value count is known once expanded.)
+  bool wide = !field->getBody().empty() &&
+              field->getYield().getNumOperands() != 1;
+  if (field->getRatiosAttr() || wide)
+    return emitOpError("field ")
+           << getFieldAttr() << " must give one value a point, unbucketed";
+  Type elem = field->getElementType();
+  if (isa<ListType>(input->getType())) {
+    if (field->getDomain() != Domain::rows || !elem.isInteger(32))
+      return emitOpError("list input ")
+             << getInputAttr() << " is resolved from a 'rows' i32 field "
+             << "(sequence i's list is its rows), but " << getFieldAttr()
+             << " is not one";
+    return success();
+  }
+  if (field->getDomain() != Domain::seq || elem != input->getType())
+    return emitOpError("input ")
+           << getInputAttr() << " (" << input->getType()
+           << ") is resolved from a 'seq' field of its type, but "
+           << getFieldAttr() << " is not one";
+  PathOp path = cast<PathOp>((*this)->getParentOp());
+  for (auto other : path.getBody().front().getOps<ResolveOp>())
+    if (other != *this && other.getInput() == getInput())
+      return emitOpError() << getInputAttr() << " is resolved twice";
+  return success();
+}
+
 LogicalResult
 RatioUnionOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (getMembers().empty())
@@ -370,9 +441,10 @@ LogicalResult PathOp::verifyRegions() {
                << " also outputs or drops";
       continue;
     }
-    if (!isa<RequireOp>(op))
+    if (!isa<RequireOp, ResolveOp>(op))
       return op.emitOpError("cannot appear in a path; a path holds "
-                            "imeta.output, imeta.drop and imeta.require ops");
+                            "imeta.output, imeta.drop, imeta.require and "
+                            "imeta.resolve ops");
   }
   return success();
 }
@@ -538,6 +610,21 @@ SmallVector<Operation *> imeta::getPathNeeds(PathOp path) {
           needs.push_back(def);
   }
   return needs;
+}
+
+SmallVector<ResolveOp> imeta::getPathResolves(PathOp path) {
+  SmallVector<ResolveOp> resolves;
+  auto chain = pathChain(path);
+  if (failed(chain))
+    return resolves;
+  for (PathOp p : *chain)
+    for (auto r : p.getBody().front().getOps<ResolveOp>()) {
+      llvm::erase_if(resolves, [&](ResolveOp o) {
+        return o.getInput() == r.getInput();
+      });
+      resolves.push_back(r);
+    }
+  return resolves;
 }
 
 SmallVector<RequireOp> imeta::getPathRules(PathOp path) {

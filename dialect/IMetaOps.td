@@ -106,7 +106,8 @@ def IMeta_RatioUnionOp : IMeta_Op<"ratio_union", [Symbol, HasParent<"SpecOp">,
   let assemblyFormat = "$sym_name `=` $members attr-dict";
 }
 
-def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">]> {
+def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a per-sequence input from the scheduler";
   let description = [{
     Read from every object of the batch's `sequences` under the symbol's
@@ -128,10 +129,43 @@ def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">]> {
     imeta.input @draft_tokens : !imeta.list {optional}
     imeta.input @block_table : !imeta.list {min = 0 : i64, resident}
     ```
+
+    A `slot` input is request state the engine keeps (SPEC-async.md): not
+    one value per sequence but an array indexed by a request slot, one
+    entry (or, for a list, one row) per slot, read at the sequence's value
+    of the slot input it names. The batch file gives it under `state`,
+    keyed by `key` (else its name); every state array of one slot input
+    has the same length, the number of slots, and the slot input lies in
+    [-1, slots): -1 is no state, where a state input reads 0 (a list, the
+    empty list). A
+    state list with `width = @param` has rows of exactly that many
+    entries. `min` is checked at the slots a batch reads, only there. A
+    formula reads a state input as it reads any input; a path reads it
+    in place where it is kept (on the device, for a GPU path). State
+    inputs and their slot input are `optional`: a path that reads them
+    `needs` them.
+
+    ```mlir
+    imeta.input @slot : i32 {min = -1 : i64, optional, rule = "R11"}
+    imeta.input @num_drafts : i32 {slot = @slot, min = 0 : i64, optional}
+    imeta.input @slot_block_table : !imeta.list {slot = @slot,
+        key = "block_table", min = 0 : i64, optional}
+    ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, TypeAttr:$type,
                        OptionalAttr<I64Attr>:$min, UnitAttr:$optional,
-                       OptionalAttr<StrAttr>:$rule, UnitAttr:$resident);
+                       OptionalAttr<StrAttr>:$rule, UnitAttr:$resident,
+                       OptionalAttr<FlatSymbolRefAttr>:$slot,
+                       OptionalAttr<StrAttr>:$key,
+                       OptionalAttr<FlatSymbolRefAttr>:$width);
+  let extraClassDeclaration = [{
+    /// Whether this input is request state read at a slot.
+    bool isState() { return bool(getSlotAttr()); }
+    /// Its key in the batch file (`state.KEY` for a state input).
+    llvm::StringRef getBatchKey() {
+      return getKey() ? *getKey() : getSymName();
+    }
+  }];
   let assemblyFormat = "$sym_name `:` $type attr-dict";
   let hasVerifier = 1;
 }
@@ -330,6 +364,32 @@ def IMeta_DropOp : IMeta_Op<"drop", [HasParent<"PathOp">]> {
   }];
   let arguments = (ins StrAttr:$name);
   let assemblyFormat = "$name attr-dict";
+}
+
+def IMeta_ResolveOp : IMeta_Op<"resolve", [HasParent<"PathOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "where a path's input comes from: a field of the given batch";
+  let description = [{
+    In this path (and those that extend it), every read of the input is a
+    read of the field, computed on the batch as given: a scalar input
+    from a `seq` field of its type, a list input from a `rows` field of
+    one i32 value a row (sequence i's list is its rows). The batch does
+    not give the input; the path's fields and rules see the resolved
+    batch. So a path computes its base's fields from other inputs, e.g.
+    from request state kept by slot (SPEC-async.md). Rules that read a
+    `slot` input's state are checked on the batch as given, before the
+    resolution; the others on the resolved batch, and a resolved input's
+    `min` is checked there, as a batch file's is.
+
+    ```mlir
+    imeta.field @async_q seq = "slot >= 0 ? 1 + num_drafts : 1"
+    imeta.path @decode_async target(gpu) extends @decode_varlen {
+      imeta.resolve @seqlen_q = @async_q
+    }
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$input, FlatSymbolRefAttr:$field);
+  let assemblyFormat = "$input `=` $field attr-dict";
 }
 
 def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,

@@ -2,6 +2,8 @@
 
 #include "dialect/IMetaSymbols.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 using namespace imeta;
 
@@ -77,6 +79,48 @@ LogicalResult imeta::verifyRatioUse(Operation *user, FlatSymbolRefAttr reader,
 
 bool imeta::isFormulaOp(Operation *op) {
   return isa<FormulaOpInterface>(op) || isa<scf::YieldOp, YieldOp>(op);
+}
+
+InputOp imeta::readInput(Operation *op) {
+  FlatSymbolRefAttr sym;
+  if (auto g = dyn_cast<GetInputOp>(op))
+    sym = g.getInputAttr();
+  else if (auto l = dyn_cast<LoadOp>(op))
+    sym = l.getInputAttr();
+  else if (auto l = dyn_cast<LengthOp>(op))
+    sym = l.getInputAttr();
+  else if (auto c = dyn_cast<CountOp>(op))
+    sym = c.getInputAttr();
+  return lookupSpecSymbol<InputOp>(op, sym);
+}
+
+bool imeta::isSlotInput(InputOp in) {
+  auto spec = in->getParentOfType<SpecOp>();
+  return llvm::any_of(spec.getBody().front().getOps<InputOp>(), [&](InputOp s) {
+    return s.getSlotAttr() && s.getSlotAttr().getValue() == in.getSymName();
+  });
+}
+
+bool imeta::readsState(Operation *root) {
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Operation *> work{root};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    bool state = false;
+    op->walk([&](Operation *inner) {
+      if (InputOp in = readInput(inner); in && in.isState())
+        state = true;
+    });
+    if (state)
+      return true;
+    for (FlatSymbolRefAttr dep : symbolDependencies(op))
+      if (Operation *def = SymbolTable::lookupNearestSymbolFrom(op, dep))
+        if (isa<FieldOp, PrefixSumOp>(def))
+          work.push_back(def);
+  }
+  return false;
 }
 
 SmallVector<FlatSymbolRefAttr> imeta::symbolDependencies(Operation *op) {

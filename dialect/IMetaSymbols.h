@@ -55,6 +55,17 @@ mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
 /// the verifier checks for cycles and paths are scheduled by.
 llvm::SmallVector<mlir::FlatSymbolRefAttr> symbolDependencies(mlir::Operation *op);
 
+/// The input a formula op reads (imeta.get_input, load, length, count), or
+/// null.
+InputOp readInput(mlir::Operation *op);
+
+/// Whether some state input is read at `in` (its `slot`).
+bool isSlotInput(InputOp in);
+
+/// Whether a field, prefix sum or rule reads a state input (one with a
+/// `slot`), in its body or through the fields and sums it reads.
+bool readsState(mlir::Operation *op);
+
 /// True for the ops a field or rule body may hold: those that implement
 /// FormulaOpInterface (imeta's formula ops; the arith integer ops and
 /// scf.if through registerFormulaModels) and the regions' terminators.
@@ -66,6 +77,10 @@ llvm::SmallVector<OutputOp> getPathOutputs(PathOp path);
 /// The optional config parameters and inputs a path's batches must give
 /// (`needs`, its bases' first): ConfigOp and InputOp ops.
 llvm::SmallVector<mlir::Operation *> getPathNeeds(PathOp path);
+
+/// A path's input resolutions (imeta.resolve), its bases' first, one per
+/// input (a later one replaces an earlier one's).
+llvm::SmallVector<ResolveOp> getPathResolves(PathOp path);
 
 /// A path's rules in order, its base path's first.
 llvm::SmallVector<RequireOp> getPathRules(PathOp path);

@@ -311,6 +311,44 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   }
 
   //===--------------------------------------------------------------------===//
+  // Decode on request state kept on the device (../shared/SPEC-async.md):
+  // each sequence names a request slot; its q, k, last token, drafts,
+  // state id and block table are read from the engine's arrays at that
+  // slot; slot -1 (a placeholder) reads none: q = k = 1, token 0, state 0,
+  // a block table of num_blocks zeros. The fields are decode_varlen's of
+  // the resolved batch (R11, then R1-R6 and R10).
+  //===--------------------------------------------------------------------===//
+  imeta.input @slot : i32 {min = -1 : i64, optional, rule = "R11"}
+  imeta.input @num_computed : i32 {slot = @slot, min = 0 : i64, optional, rule = "R11"}
+  imeta.input @slot_last_token : i32 {slot = @slot, key = "last_token", optional, rule = "R11"}
+  imeta.input @num_drafts : i32 {slot = @slot, min = 0 : i64, optional, rule = "R11"}
+  imeta.input @slot_draft_tokens : !imeta.list {slot = @slot, key = "draft_tokens", width = @nextn, optional, rule = "R11"}
+  imeta.input @slot_state_id : i32 {slot = @slot, key = "state_id", optional, rule = "R11"}
+  imeta.input @slot_block_table : !imeta.list {slot = @slot, key = "block_table", optional, rule = "R11"}
+  // The resolved sequence (SPEC-async.md §3). At slot -1 a state input
+  // reads 0 (a list: empty), which gives q = k = 1, token 0, state 0.
+  imeta.field @async_seqlen_q seq = "1 + num_drafts"
+  imeta.field @async_seqlen_k seq = "num_computed + async_seqlen_q"
+  imeta.field @async_state_id seq = "slot_state_id"
+  imeta.field @async_token_count seq = "1"
+  imeta.field @async_token_ids rows(@async_token_count) = "slot_last_token"
+  imeta.field @async_draft_count seq = "num_drafts"
+  imeta.field @async_draft_tokens rows(@async_draft_count) = "slot_draft_tokens[j]"
+  // Slot -1: num_blocks(i) zeros, at k = 1.
+  imeta.field @async_block_count seq = "r0 = ratio_min(ca_ratios); slot >= 0 ? len(slot_block_table) : ceildiv(1 / r0, block_size / r0)"
+  imeta.field @async_block_table rows(@async_block_count) = "slot >= 0 ? slot_block_table[j] : 0"
+  imeta.path @decode_async target(gpu) extends @decode_varlen needs [@slot, @num_computed, @slot_last_token, @num_drafts, @slot_draft_tokens, @slot_state_id, @slot_block_table] {
+    imeta.require "R11" "slot is -1 only for a placeholder" seq = "slot >= 0 || is_placeholder"
+    imeta.require "R11" "num_drafts <= nextn" seq = "num_drafts <= nextn"
+    imeta.resolve @seqlen_q = @async_seqlen_q
+    imeta.resolve @seqlen_k = @async_seqlen_k
+    imeta.resolve @token_ids = @async_token_ids
+    imeta.resolve @draft_tokens = @async_draft_tokens
+    imeta.resolve @state_id = @async_state_id
+    imeta.resolve @block_table = @async_block_table
+  }
+
+  //===--------------------------------------------------------------------===//
   // The CP mirror (SPEC-variants.md §2.1, §3): sequence i's query rows cut
   // into 2p pieces of ps = ceil(q / 2p) rows; rank rho holds piece rho and
   // piece 2p - 1 - rho, each padded to ps rows, sequence after sequence.

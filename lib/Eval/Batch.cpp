@@ -129,6 +129,123 @@ llvm::Error checkKnownKeys(const llvm::json::Object &obj,
 }
 } // namespace
 
+/// Reads the batch's `state` object: each state input's array, one entry
+/// (a row, for a list) per slot, all of one slot input of one length.
+static llvm::Error readState(const llvm::json::Object &root,
+                             llvm::ArrayRef<InputOp> stateInputs, PathOp path,
+                             llvm::ArrayRef<Operation *> needs, Batch &batch) {
+  Where where{"state"};
+  const llvm::json::Value *stateValue = root.get("state");
+  const llvm::json::Object *state =
+      stateValue ? stateValue->getAsObject() : nullptr;
+  if (stateValue && !state)
+    return where.fail("must be a JSON object of arrays, one per state input",
+                      std::nullopt);
+  llvm::SmallVector<StringRef> known;
+  for (InputOp in : stateInputs)
+    known.push_back(in.getBatchKey());
+  llvm::StringMap<std::pair<size_t, StringRef>> slotsOf; // slot -> (n, key)
+  for (InputOp in : stateInputs) {
+    StringRef key = in.getBatchKey();
+    const llvm::json::Value *v = state ? state->get(key) : nullptr;
+    std::optional<StringRef> rule = in.getRule();
+    if (!v) {
+      if (llvm::is_contained(needs, in.getOperation()))
+        return where.fail(formatv("missing key '{0}' (path @{1} needs it){2}",
+                                  key, path.getSymName(),
+                                  state ? misspeltAs(*state, key, known) : ""),
+                          rule);
+      continue;
+    }
+    const llvm::json::Array *arr = v->getAsArray();
+    if (!arr)
+      return where.fail(formatv("'{0}' must be a list, one entry per slot", key),
+                        rule);
+    StateArray &out = batch.state[in.getSymName()];
+    out.slot = in.getSlot()->str();
+    bool isList = isa<ListType>(in.getType());
+    std::optional<int64_t> width;
+    if (auto w = in.getWidthAttr())
+      width = batch.config.lookup(w.getValue());
+    for (auto [slot, e] : llvm::enumerate(*arr)) {
+      Where at{formatv("state '{0}' slot {1}", key, slot).str()};
+      SequenceInputs one;
+      // Bounds (`min`) hold where a sequence reads the slot: checkSlots.
+      if (llvm::Error err = readValue(in, &e, at, one.scalars, one.lists,
+                                      /*checkBound=*/false))
+        return err;
+      if (!isList) {
+        out.scalars.push_back(one.scalars.lookup(in.getSymName()));
+        continue;
+      }
+      std::vector<int64_t> &row = one.lists[in.getSymName()];
+      if (width && int64_t(row.size()) != *width)
+        return at.fail(formatv("has {0} entries, not {1} = {2}", row.size(),
+                               in.getWidth()->str(), *width),
+                       rule);
+      out.rows.push_back(std::move(row));
+    }
+    auto [it, first] =
+        slotsOf.try_emplace(out.slot, std::make_pair(arr->size(), key));
+    if (!first && it->second.first != arr->size())
+      return where.fail(formatv("'{0}' has {1} slots but '{2}' has {3}; every "
+                                "state array of slot input '{4}' has one "
+                                "length",
+                                key, arr->size(), it->second.second,
+                                it->second.first, out.slot),
+                        rule);
+    if (arr->empty())
+      return where.fail(formatv("'{0}' has no slot; the state holds at least "
+                                "one",
+                                key),
+                        rule);
+  }
+  if (state)
+    return checkKnownKeys(*state, known, where);
+  return llvm::Error::success();
+}
+
+/// A sequence's slots lie in [-1, slots), and the state it reads at them
+/// keeps each state input's `min`.
+static llvm::Error checkSlots(const SequenceInputs &seq,
+                              llvm::ArrayRef<InputOp> stateInputs,
+                              const Batch &batch, Where &at) {
+  for (InputOp in : stateInputs) {
+    auto it = batch.state.find(in.getSymName());
+    if (it == batch.state.end())
+      continue;
+    const StateArray &arr = it->second;
+    int64_t slot = seq.scalars.lookup(arr.slot);
+    auto slotDecl =
+        lookupSpecSymbol<InputOp>(in, in.getSlotAttr());
+    if (slot < -1 || slot >= int64_t(arr.size()))
+      return at.fail(formatv("{0} = {1} is outside [-1, {2}) (the slots of "
+                             "state '{3}')",
+                             arr.slot, slot, arr.size(), in.getBatchKey()),
+                     slotDecl.getRule());
+    std::optional<uint64_t> min = in.getMin();
+    if (slot < 0 || !min)
+      continue;
+    auto check = [&](int64_t x, const llvm::Twine &what) -> llvm::Error {
+      if (x >= int64_t(*min))
+        return llvm::Error::success();
+      return at.fail(formatv("{0} = {1} at {2} {3} breaks {4} >= {5}",
+                             what.str(), x, arr.slot, slot, in.getBatchKey(),
+                             int64_t(*min)),
+                     in.getRule());
+    };
+    if (arr.rows.empty() && !isa<ListType>(in.getType())) {
+      if (llvm::Error err = check(arr.scalars[size_t(slot)], in.getBatchKey()))
+        return err;
+      continue;
+    }
+    for (auto [k, x] : llvm::enumerate(arr.rows[size_t(slot)]))
+      if (llvm::Error err = check(x, formatv("{0}[{1}]", in.getBatchKey(), k)))
+        return err;
+  }
+  return llvm::Error::success();
+}
+
 /// " (path @P needs it)" where `needs` (path's) holds `decl`, else "".
 static std::string neededBy(PathOp path, llvm::ArrayRef<Operation *> needs,
                             Operation *decl) {
@@ -206,7 +323,19 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   if (llvm::Error err = checkKnownKeys(*config, known, where))
     return err;
 
-  auto inputs = llvm::to_vector(body.getOps<InputOp>());
+  // Per-sequence inputs: not state, not resolved by the path.
+  llvm::SmallVector<InputOp> inputs, stateInputs;
+  llvm::SmallVector<StringRef> resolved;
+  if (path)
+    for (ResolveOp r : getPathResolves(path))
+      resolved.push_back(r.getInput());
+  for (InputOp in : body.getOps<InputOp>())
+    if (in.isState())
+      stateInputs.push_back(in);
+    else if (!llvm::is_contained(resolved, in.getSymName()))
+      inputs.push_back(in);
+  if (llvm::Error err = readState(*root, stateInputs, path, needs, batch))
+    return err;
   known.clear();
   for (InputOp in : inputs)
     known.push_back(in.getSymName());
@@ -227,9 +356,37 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
       if (llvm::Error err = readValue(in, v, at, seq.scalars, seq.lists))
         return err;
     }
+    for (StringRef name : resolved)
+      if (obj->get(name))
+        return at.fail(formatv("'{0}' is not given in path @{1}: it is "
+                               "resolved from the batch (imeta.resolve)",
+                               name, path.getSymName()),
+                       std::nullopt);
     if (llvm::Error err = checkKnownKeys(*obj, known, at))
+      return err;
+    if (llvm::Error err = checkSlots(seq, stateInputs, batch, at))
       return err;
     batch.sequences.push_back(std::move(seq));
   }
   return batch;
+}
+
+std::optional<int64_t> Batch::stateScalar(size_t i, StringRef name) const {
+  auto it = state.find(name);
+  if (it == state.end())
+    return std::nullopt;
+  int64_t slot = sequences[i].scalars.lookup(it->second.slot);
+  if (slot < 0 || size_t(slot) >= it->second.scalars.size())
+    return std::nullopt;
+  return it->second.scalars[size_t(slot)];
+}
+
+const std::vector<int64_t> *Batch::stateRow(size_t i, StringRef name) const {
+  auto it = state.find(name);
+  if (it == state.end())
+    return nullptr;
+  int64_t slot = sequences[i].scalars.lookup(it->second.slot);
+  if (slot < 0 || size_t(slot) >= it->second.rows.size())
+    return nullptr;
+  return &it->second.rows[size_t(slot)];
 }

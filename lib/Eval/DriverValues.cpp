@@ -21,6 +21,26 @@ runtime::DriverArgs imeta::toDriverArgs(SpecOp spec, const Batch &batch) {
   for (auto in : spec.getBody().front().getOps<InputOp>()) {
     std::vector<int64_t> data, offs{0};
     bool list = isa<ListType>(in.getType());
+    if (in.isState()) {
+      // One value (a list: a row) per slot, as the batch's `state` gives.
+      auto it = batch.state.find(in.getSymName());
+      if (it == batch.state.end())
+        continue;
+      if (!list)
+        data = it->second.scalars;
+      for (const std::vector<int64_t> &row : it->second.rows) {
+        data.insert(data.end(), row.begin(), row.end());
+        offs.push_back(int64_t(data.size()));
+      }
+      args.input(in.getSymName().str(), std::move(data),
+                 list ? std::move(offs) : std::vector<int64_t>{});
+      continue;
+    }
+    // An input a path resolves is not in the batch as given.
+    if (!batch.sequences.empty() &&
+        !batch.sequences.front().scalars.count(in.getSymName()) &&
+        !batch.sequences.front().lists.count(in.getSymName()))
+      continue;
     for (const SequenceInputs &s : batch.sequences) {
       if (list) {
         const std::vector<int64_t> &xs = s.lists.find(in.getSymName())->second;

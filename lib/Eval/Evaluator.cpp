@@ -25,7 +25,7 @@ static llvm::Error within(llvm::Error err, const llvm::Twine &where) {
 }
 
 Evaluator::Evaluator(SpecOp spec, const Batch &batch)
-    : spec(spec), batch(batch), symbols(spec) {}
+    : spec(spec), batch(&batch), symbols(spec) {}
 
 llvm::ArrayRef<int64_t> Evaluator::ratios(FlatSymbolRefAttr set) {
   auto it = ratioCache.find(set);
@@ -39,7 +39,7 @@ llvm::ArrayRef<int64_t> Evaluator::ratios(FlatSymbolRefAttr set) {
     llvm::sort(values);
     values.erase(std::unique(values.begin(), values.end()), values.end());
   } else {
-    values = batch.lists.lookup(set.getValue());
+    values = batch->lists.lookup(set.getValue());
     llvm::sort(values);
   }
   return ratioCache[set] = std::move(values);
@@ -126,7 +126,7 @@ llvm::Error Evaluator::evaluatePrefix(PrefixSumOp sum, int64_t ratio,
 llvm::Error Evaluator::columnsOf(FieldOp field, int64_t ratio, FieldValue &out,
                                  int64_t &numCols, const FieldValue *&live) {
   FlatSymbolRefAttr cols = field.getColsAttr();
-  numCols = batch.config.lookup(cols.getValue());
+  numCols = batch->config.lookup(cols.getValue());
   if (auto width = dyn_cast<FieldOp>(lookup(cols))) {
     auto v = evaluate(width, width.getRatiosAttr() ? ratio : 0);
     if (!v)
@@ -278,12 +278,23 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
 }
 
 llvm::Error Evaluator::checkRules(PathOp path) {
-  for (auto rule : spec.getBody().front().getOps<RequireOp>())
-    if (llvm::Error err = checkRule(rule))
+  SmallVector<RequireOp> rules =
+      llvm::to_vector(spec.getBody().front().getOps<RequireOp>());
+  llvm::append_range(rules, getPathRules(path));
+  bool resolves = !getPathResolves(path).empty();
+  if (resolves) {
+    // SPEC-async.md §4: the state's rules, then the resolved batch's.
+    for (RequireOp rule : rules)
+      if (readsState(rule))
+        if (llvm::Error err = checkRule(rule))
+          return err;
+    if (llvm::Error err = resolveInputs(path))
       return err;
-  for (RequireOp rule : getPathRules(path))
-    if (llvm::Error err = checkRule(rule))
-      return err;
+  }
+  for (RequireOp rule : rules)
+    if (!resolves || !readsState(rule))
+      if (llvm::Error err = checkRule(rule))
+        return err;
   return llvm::Error::success();
 }
 

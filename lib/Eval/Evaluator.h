@@ -66,6 +66,10 @@ public:
 
   /// Checks the spec's rules, then `path`'s, in order; the first broken one
   /// gives a one-line error naming the sequence (or ratio) and the rule.
+  /// A path that resolves inputs (imeta.resolve) first checks its rules
+  /// that read state on the batch as given, then resolves the batch
+  /// (lib/Eval/Resolve.cpp): every field from then on is the resolved
+  /// batch's, whose inputs' `min` and other rules are checked next.
   llvm::Error checkRules(PathOp path);
 
   /// The values of a field or prefix sum in bucket `ratio` (0 when the
@@ -82,13 +86,13 @@ public:
   /// The ratios of a set for this batch, ascending and distinct.
   llvm::ArrayRef<int64_t> ratios(mlir::FlatSymbolRefAttr set);
 
-  const Batch &getBatch() const { return batch; }
+  const Batch &getBatch() const { return *batch; }
   /// " (RULE)" for an int32 overflow when the spec names its rule, else "".
   std::string overflowSuffix() {
     auto rule = spec.getOverflowRule();
     return rule ? " (" + rule->str() + ")" : std::string();
   }
-  int64_t numSeqs() const { return batch.sequences.size(); }
+  int64_t numSeqs() const { return batch->sequences.size(); }
   mlir::Operation *lookup(mlir::FlatSymbolRefAttr sym) {
     mlir::Operation *&op = symbolCache[sym];
     if (!op)
@@ -99,7 +103,7 @@ public:
   int64_t config(mlir::StringAttr name) {
     auto [it, inserted] = configCache.try_emplace(name, 0);
     if (inserted)
-      it->second = batch.config.lookup(name.getValue());
+      it->second = batch->config.lookup(name.getValue());
     return it->second;
   }
 
@@ -109,12 +113,16 @@ private:
                         int64_t &numCols, const FieldValue *&live);
   llvm::Error evaluatePrefix(PrefixSumOp sum, int64_t ratio, FieldValue &out);
   llvm::Error checkRule(RequireOp rule);
+  /// Resolves `path`'s inputs into `resolved` and evaluates on it from
+  /// then on (Resolve.cpp).
+  llvm::Error resolveInputs(PathOp path);
   /// `value` padded with the output's fill to its `rows(@len)` rows.
   llvm::Expected<const FieldValue *> padToRows(OutputOp out,
                                               const FieldValue &value);
 
   SpecOp spec;
-  const Batch &batch;
+  const Batch *batch;
+  std::unique_ptr<Batch> resolved;
   mlir::SymbolTable symbols;
   std::map<std::pair<mlir::Operation *, int64_t>, std::unique_ptr<FieldValue>>
       cache;

@@ -73,12 +73,24 @@ public:
   int64_t config(FlatSymbolRefAttr param) override {
     return ev.config(param.getAttr());
   }
+  // A state input at slot -1 (no state) reads 0 or the empty list.
   int64_t scalarInput(StringRef input) override {
-    return ev.getBatch().sequences[p.seq].scalars.lookup(input);
+    const Batch &b = ev.getBatch();
+    auto it = b.sequences[p.seq].scalars.find(input);
+    if (it != b.sequences[p.seq].scalars.end())
+      return it->second;
+    return b.stateScalar(size_t(p.seq), input).value_or(0);
   }
   const std::vector<int64_t> &list(StringRef input) override {
-    return ev.getBatch().sequences[p.seq].lists.find(input)->second;
+    const Batch &b = ev.getBatch();
+    auto it = b.sequences[p.seq].lists.find(input);
+    if (it != b.sequences[p.seq].lists.end())
+      return it->second;
+    static const std::vector<int64_t> none;
+    const std::vector<int64_t> *row = b.stateRow(size_t(p.seq), input);
+    return row ? *row : none;
   }
+
   ArrayRef<int64_t> configList(StringRef param) override {
     auto it = ev.getBatch().lists.find(param);
     return it == ev.getBatch().lists.end() ? ArrayRef<int64_t>()

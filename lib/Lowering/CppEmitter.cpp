@@ -14,6 +14,7 @@
 #include "lib/Lowering/EmitHeader.h"
 #include "lib/Lowering/EmitHost.h"
 #include "lib/Lowering/EmitTorch.h"
+#include "lib/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -44,6 +45,10 @@ GeneratedFiles::named(bool withTorch) const {
 }
 
 FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
+  // The one preparation every emitter relies on: a resolving path's first
+  // stage as a path (a spec split already is left as it is).
+  if (failed(splitResolves(spec)))
+    return failure();
   std::vector<PathPlan> plans;
   for (auto path : spec.getBody().front().getOps<PathOp>()) {
     FailureOr<PathPlan> plan = planPath(path);

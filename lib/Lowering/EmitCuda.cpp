@@ -357,12 +357,23 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
   std::string p = PathOp(plan.path).getSymName().str();
   std::string ctx = L.ctxName(plan);
   {
+    bool resolving = plan.path->hasAttr(kResolvedByAttr);
     CodeStream::Scope f(cu, formatv("static Status {0}_stage_impl(GpuStaging "
                                     "&s, const Config &config, const "
-                                    "Sequences &seqs, {1} &out, cudaStream_t "
+                                    "Sequences &{2}, {1} &out, cudaStream_t "
                                     "stream, FillMode mode, bool copy)",
-                                    p, L.buffersName(plan))
+                                    p, L.buffersName(plan),
+                                    resolving ? "given" : "seqs")
                                 .str());
+    if (resolving) {
+      // The first stage on the host (the state too, for now), then the
+      // path's stage on the resolved batch.
+      cu.line("{0}_resolved resolved;", p);
+      cu.line("if (Status rs = {0}_resolve_inputs(config, given, resolved); "
+              "!rs.ok) return rs;",
+              p);
+      cu.line("const Sequences &seqs = resolved.seqs;");
+    }
     cu.line("StagingClaim claim(s);");
     cu.line("if (!claim.held()) return fail(claim.refusal());");
     cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);

@@ -130,6 +130,22 @@ void DriverEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
 void DriverEmitter::emitReadInputs(CodeStream &cs) {
   for (auto input : L.body().getOps<InputOp>()) {
     StringRef n = input.getSymName();
+    if (input.isState()) {
+      // One value (a list: a row) per slot of its slot input.
+      cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
+              "in.perSlot(v, in.seqs.{1}_slots, \"{2}\", \"{3}\", "
+              "\"{4}\"); in.seqs.{0} = {5}; }",
+              n, *input.getSlot(), input.getBatchKey(), *input.getSlot(),
+              ruleLiteral(input.getRule()),
+              isa<ListType>(input.getType())
+                  ? formatv("in.slotRows(v, \"{0}\")", input.getBatchKey())
+                        .str()
+                  : (input.getType().isInteger(1) ? "in.slotFlags(v)"
+                                                  : "in.slotValues(v)"));
+      if (isa<ListType>(input.getType()))
+        cs.line("  if (v) in.seqs.{0}_offsets = v->offsets;", n);
+      continue;
+    }
     if (isa<ListType>(input.getType()))
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
               "in.seqs.{0} = in.list(v, \"{1}\"); in.seqs.{0}_offsets = "

@@ -208,6 +208,22 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
       cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
               "elements",
               in.getSymName());
+  for (auto in : L.body().getOps<InputOp>()) {
+    if (!in.isState())
+      continue;
+    if (isa<ListType>(in.getType()))
+      cs.line("std::vector<int64_t> gb_{0}, ge_{0};  // each sequence's row "
+              "at its slot",
+              in.getSymName());
+    else if (in.getType().isInteger(1))
+      cs.line("std::unique_ptr<bool[]> g_{0};  // each sequence's value at "
+              "its slot",
+              in.getSymName());
+    else
+      cs.line("std::vector<int32_t> g_{0};  // each sequence's value at its "
+              "slot",
+              in.getSymName());
+  }
   for (auto in : L.body().getOps<InputOp>())
     if (in.getResident()) {
       cs.line("bool table_{0} = false;  // read from {0}_table",
@@ -217,7 +233,7 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
               in.getSymName());
     }
   for (auto in : L.body().getOps<InputOp>()) {
-    if (!in.getOptional())
+    if (!in.getOptional() || in.isState())
       continue;
     if (isa<ListType>(in.getType()))
       cs.line("std::vector<int64_t> zero_{0};", in.getSymName());
@@ -244,6 +260,23 @@ LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
   emitContext(cs, plan);
   cs.blank();
   emitHostState(cs, plan);
+  if (auto by = plan.path->getAttrOfType<FlatSymbolRefAttr>(kResolvedByAttr)) {
+    std::string path = PathOp(plan.path).getSymName().str();
+    cs.line("/// Path `{0}`'s resolved batch: the Sequences it runs on and "
+            "the arrays",
+            path);
+    cs.line("/// they point into (its first stage `{0}`'s outputs).",
+            by.getValue());
+    CodeStream::Scope s(cs, formatv("struct {0}_resolved", path).str(), ";");
+    cs.line("{0}Buffers stage;", SpecLayout::pascal(by.getValue()));
+    cs.line("std::vector<std::vector<int32_t>> data;");
+    cs.line("std::vector<std::vector<int64_t>> offsets;");
+    cs.line("Sequences seqs;");
+  }
+  if (plan.path->hasAttr(kResolvedByAttr))
+    cs.line("Status {0}_resolve_inputs(const Config &config, const Sequences "
+            "&seqs, {0}_resolved &r);",
+            PathOp(plan.path).getSymName());
   cs.line("/// Checks, host stage and shapes of `{0}` (defined in the host "
           "source). With",
           PathOp(plan.path).getSymName());

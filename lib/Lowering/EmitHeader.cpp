@@ -77,6 +77,21 @@ void HeaderEmitter::emitSequences(CodeStream &cs) {
   CodeStream::Scope s(cs, "struct Sequences", ";");
   cs.line("int32_t num_seqs = 0;");
   for (auto in : L.body().getOps<InputOp>()) {
+    if (in.isState()) {
+      // Request state: one entry (a list: a row) per slot, read at the
+      // sequence's slot; a list's rows packed with NUM_SLOTS + 1 offsets.
+      cs.line("/// State (`state.{0}`): one {1} per slot of '{2}'.",
+              in.getBatchKey(), isa<ListType>(in.getType()) ? "row" : "value",
+              *in.getSlot());
+      cs.line("const {0} *{1} = nullptr;",
+              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
+      if (isa<ListType>(in.getType()))
+        cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());
+      continue;
+    }
+    if (isSlotInput(in))
+      cs.line("int32_t {0}_slots = 0;  ///< slots of the state read at '{0}'",
+              in.getSymName());
     if (isa<ListType>(in.getType())) {
       cs.line("const int32_t *{0} = nullptr;", in.getSymName());
       cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());

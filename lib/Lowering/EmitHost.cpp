@@ -150,8 +150,148 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
   cs.line("c.num_seqs = N;");
   cs.line("if (N < 0) return failure(\"sequences: num_seqs is negative\");");
   SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
+  // A resolving path's first stage runs on the batch as given, which has
+  // only the inputs it reads (and the slots of its state).
+  llvm::SmallPtrSet<Operation *, 8> stageReads;
+  bool stage = plan.path->hasAttr(kResolveStageAttr);
+  if (stage) {
+    auto collect = [&](Operation *op) {
+      op->walk([&](Operation *inner) {
+        if (InputOp in = readInput(inner)) {
+          stageReads.insert(in);
+          if (in.isState())
+            stageReads.insert(lookupSpecSymbol<InputOp>(in, in.getSlotAttr()));
+        }
+      });
+    };
+    for (Operation *op : plan.needed)
+      collect(op);
+    for (RequireOp rule : allRules(PathOp(plan.path)))
+      collect(rule);
+  }
   for (auto in : L.body().getOps<InputOp>())
-    emitSetupInput(cs, in, read.contains(in), llvm::is_contained(needs, in));
+    if (!in.isState() && (!stage || stageReads.contains(in)))
+      emitSetupInput(cs, in, read.contains(in), llvm::is_contained(needs, in));
+  emitSetupState(cs, plan);
+}
+
+/// The state inputs the path needs, gathered at each sequence's slot (a
+/// list: its row's bounds), so that everything after reads them as
+/// per-sequence inputs; the slots and `min` checked as the evaluator's
+/// parser does (sequence by sequence, input by input).
+void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
+  SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
+  SmallVector<InputOp> state;
+  for (auto in : L.body().getOps<InputOp>())
+    if (in.isState() && llvm::is_contained(needs, in))
+      state.push_back(in);
+  if (state.empty())
+    return;
+  std::string path = PathOp(plan.path).getSymName().str();
+  CodeStream::Scope s(cs, "");
+  cs.line("// State read at each sequence's slot.");
+  for (InputOp in : state) {
+    StringRef name = in.getSymName(), key = in.getBatchKey(),
+              slot = *in.getSlot();
+    bool list = isa<ListType>(in.getType());
+    std::string rule = ruleSuffix(in.getRule());
+    cs.line("if (!seqs.{0}{1}) return failure(\"state: missing key '{2}' "
+            "(path @{3} needs it){4}\");",
+            name, list ? "_offsets" : "", key, path, rule);
+    cs.line("if (seqs.{0}_slots < 1) return failure(\"state: '{1}' has no "
+            "slot; the state holds at least one{2}\");",
+            slot, key, rule);
+    if (!list) {
+      if (in.getType().isInteger(1))
+        cs.line("H.g_{0}.reset(new bool[size_t(N > 0 ? N : 1)]());", name);
+      else
+        cs.line("H.g_{0}.assign(size_t(N > 0 ? N : 1), 0);", name);
+      continue;
+    }
+    cs.line("H.gb_{0}.assign(size_t(N), 0); H.ge_{0}.assign(size_t(N), 0);",
+            name);
+    CodeStream::Scope rows(cs, formatv("for (int64_t r = 0; r < "
+                                       "seqs.{0}_slots; ++r)",
+                                       slot)
+                                   .str());
+    cs.line("const int64_t *o = seqs.{0}_offsets;", name);
+    cs.line("if (o[0] != 0 || o[r + 1] < o[r]) return failure(\"state: "
+            "offsets of '{0}' must start at 0 and not decrease\");",
+            key);
+    if (auto width = in.getWidth())
+      cs.line("if (o[r + 1] - o[r] != c.cfg_{0}) return failure(\"state "
+              "'{1}' slot \" + std::to_string(r) + \": has \" + "
+              "std::to_string(o[r + 1] - o[r]) + \" entries, not {0} = \" + "
+              "std::to_string(c.cfg_{0}) + \"{2}\");",
+              *width, key, rule);
+  }
+  for (InputOp in : state)
+    if (isa<ListType>(in.getType()) && in.getMin())
+      cs.line("H.lo_{0} = INT32_MAX; H.hi_{0} = INT32_MIN;", in.getSymName());
+  {
+    CodeStream::Scope loop(cs, "for (int64_t i = 0; i < N; ++i)");
+    for (InputOp in : state) {
+      StringRef name = in.getSymName(), key = in.getBatchKey(),
+                slot = *in.getSlot();
+      auto slotDecl = lookupSpecSymbol<InputOp>(in, in.getSlotAttr());
+      cs.line("const int64_t s_{0} = c.in_{1}[i];", name, slot);
+      cs.line("if (s_{0} < -1 || s_{0} >= seqs.{1}_slots) return "
+              "failure(\"sequence \" + std::to_string(i) + \": {1} = \" + "
+              "std::to_string(s_{0}) + \" is outside [-1, \" + "
+              "std::to_string(seqs.{1}_slots) + \") (the slots of state "
+              "'{2}'){3}\");",
+              name, slot, key, ruleSuffix(slotDecl.getRule()));
+      std::optional<uint64_t> min = in.getMin();
+      std::string rule = ruleSuffix(in.getRule());
+      if (!isa<ListType>(in.getType())) {
+        cs.line("H.g_{0}[size_t(i)] = s_{0} >= 0 ? seqs.{0}[s_{0}] : 0;",
+                name);
+        if (min)
+          cs.line("if (s_{0} >= 0 && H.g_{0}[size_t(i)] < {1}) return "
+                  "failure(\"sequence \" + std::to_string(i) + \": {2} = \" "
+                  "+ std::to_string(H.g_{0}[size_t(i)]) + \" at {3} \" + "
+                  "std::to_string(s_{0}) + \" breaks {2} >= {1}{4}\");",
+                  name, int64_t(*min), key, slot, rule);
+        continue;
+      }
+      cs.line("const int64_t b_{0} = s_{0} >= 0 ? seqs.{0}_offsets[s_{0}] : 0;",
+              name);
+      cs.line("const int64_t e_{0} = s_{0} >= 0 ? seqs.{0}_offsets[s_{0} + 1] "
+              ": 0;",
+              name);
+      cs.line("H.gb_{0}[size_t(i)] = b_{0}; H.ge_{0}[size_t(i)] = e_{0};",
+              name);
+      if (!min)
+        continue;
+      CodeStream::Scope k(cs, formatv("for (int64_t k = b_{0}; k < e_{0}; "
+                                      "++k)",
+                                      name)
+                                  .str());
+      cs.line("const int32_t v = seqs.{0}[k];", name);
+      cs.line("if (v < {0}) return failure(\"sequence \" + std::to_string(i) "
+              "+ \": {1}[\" + std::to_string(k - b_{2}) + \"] = \" + "
+              "std::to_string(v) + \" at {3} \" + std::to_string(s_{2}) + \" "
+              "breaks {1} >= {0}{4}\");",
+              int64_t(*min), key, name, slot, rule);
+      cs.line("H.lo_{0} = v < H.lo_{0} ? v : H.lo_{0}; H.hi_{0} = v > "
+              "H.hi_{0} ? v : H.hi_{0};",
+              name);
+    }
+  }
+  for (InputOp in : state) {
+    StringRef name = in.getSymName();
+    if (!isa<ListType>(in.getType())) {
+      cs.line("c.in_{0} = H.g_{0}{1};", name,
+              in.getType().isInteger(1) ? ".get()" : ".data()");
+      continue;
+    }
+    cs.line("c.in_{0} = seqs.{0};", name);
+    cs.line("c.in_{0}_begin = H.gb_{0}.data(); c.in_{0}_end = "
+            "H.ge_{0}.data();",
+            name);
+    if (in.getMin())
+      cs.line("if (H.lo_{0} > H.hi_{0}) H.lo_{0} = H.hi_{0} = 0;", name);
+  }
 }
 
 /// The optional config parameters the path needs, held to their bounds.
@@ -254,7 +394,8 @@ void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in) {
               "and not decrease\");",
               name);
     }
-    if (auto min = in.getMin()) {
+    if (auto declared = in.getMin()) {
+      const std::optional<int64_t> min = int64_t(*declared);
       // One branch-free pass for the elements' range (the range proof
       // reads it); the offending element is looked for only on failure.
       CodeStream::Scope s(cs, "");
@@ -292,13 +433,14 @@ void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in) {
               "+ \" breaks {0} >= {1}{2}\");",
               name, *min, rule);
     }
-  } else if (auto min = in.getMin()) {
+  } else if (auto declared = in.getMin()) {
+    const int64_t min = int64_t(*declared);
     cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
             "if (c.in_{0}[i] < {1}) "
             "return failure(\"sequence \" + std::to_string(i) + \": {0} = "
             "\" + std::to_string(c.in_{0}[i]) + \" breaks {0} >= "
             "{1}{2}\");",
-            name, *min, rule);
+            name, min, rule);
   }
 }
 
@@ -625,8 +767,68 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
   return success();
 }
 
+/// A resolving path's first stage (imeta-split-resolves): its buffers on
+/// the host, then the Sequences the path runs on, pointing into them.
+void HostEmitter::emitResolveInputs(CodeStream &cs, const PathPlan &plan) {
+  auto by = plan.path->getAttrOfType<FlatSymbolRefAttr>(kResolvedByAttr);
+  if (!by)
+    return;
+  std::string path = PathOp(plan.path).getSymName().str();
+  std::string stage = by.getValue().str();
+  std::string bufs = L.pascal(stage) + "Buffers";
+  cs.line("/// Path `{0}`'s inputs, computed by its first stage `{1}`.", path,
+          stage);
+  CodeStream::Scope fn(cs, formatv("Status detail::{0}_resolve_inputs(const "
+                                   "Config &config, const Sequences &seqs, "
+                                   "{0}_resolved &r)",
+                                   path)
+                               .str());
+  cs.line("{0} &b = r.stage;", bufs);
+  cs.line("Status st = {0}_shape(config, seqs, b);", stage);
+  cs.line("if (!st.ok) return st;");
+  cs.line("r.data.assign({0}::kCount, {{});", bufs);
+  {
+    CodeStream::Scope k(cs, formatv("for (int k = 0; k < {0}::kCount; ++k)",
+                                    bufs)
+                                .str());
+    cs.line("Buffer &buf = b.begin()[k];");
+    cs.line("const int64_t rows = buf.rows[0] > 1 ? buf.rows[0] : 1;");
+    cs.line("r.data[size_t(k)].assign(size_t(rows), 0);");
+    cs.line("buf.data = r.data[size_t(k)].data(); buf.capacity = rows; "
+            "buf.bucket_stride = rows; buf.max_buckets = 1; buf.width = 1;");
+  }
+  cs.line("st = {0}(config, seqs, b);", stage);
+  cs.line("if (!st.ok) return st;");
+  cs.line("r.seqs = seqs;");
+  cs.line("const int64_t N = seqs.num_seqs;");
+  for (ResolveOp res : getPathResolves(PathOp(plan.path))) {
+    auto in = lookupSpecSymbol<InputOp>(res, res.getInputAttr());
+    StringRef name = in.getSymName();
+    if (!isa<ListType>(in.getType())) {
+      cs.line("r.seqs.{0} = static_cast<const {1} *>(b.{0}.data);", name,
+              in.getType().isInteger(1) ? "bool" : "int32_t");
+      continue;
+    }
+    CodeStream::Scope s(cs, "");
+    cs.line("const int32_t *count = static_cast<const int32_t "
+            "*>(b.{0}_count.data);",
+            name);
+    cs.line("std::vector<int64_t> &o = r.offsets.emplace_back(size_t(N + 1), "
+            "0);");
+    cs.line("for (int64_t i = 0; i < N; ++i) o[size_t(i + 1)] = o[size_t(i)] "
+            "+ count[i];");
+    cs.line("r.seqs.{0} = static_cast<const int32_t *>(b.{0}.data);", name);
+    cs.line("r.seqs.{0}_offsets = o.data();", name);
+    if (in.getResident())
+      cs.line("r.seqs.{0}_table = ListTable{{}; r.seqs.{0}_row = nullptr;",
+              name);
+  }
+  cs.line("return st;");
+}
+
 LogicalResult HostEmitter::emitEntry(CodeStream &cs, const PathPlan &plan) {
   emitOutputTable(cs, plan);
+  emitResolveInputs(cs, plan);
   if (failed(emitPrepare(cs, plan)))
     return failure();
   cs.blank();
@@ -958,11 +1160,19 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   std::string bufs = L.buffersName(plan);
   std::string ctx = L.ctxName(plan);
   cs.line("/// Path `{0}` on the CPU: prepare, then write every output.", path);
+  bool resolving = plan.path->hasAttr(kResolvedByAttr);
   CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
-                                   "&config, const Sequences &seqs, {1} "
+                                   "&config, const Sequences &{2}, {1} "
                                    "&out, bool fill, FillMode mode)",
-                                   path, bufs)
+                                   path, bufs, resolving ? "given" : "seqs")
                                .str());
+  if (resolving) {
+    cs.line("detail::{0}_resolved resolved;", path);
+    cs.line("if (Status s = detail::{0}_resolve_inputs(config, given, "
+            "resolved); !s.ok) return s;",
+            path);
+    cs.line("const Sequences &seqs = resolved.seqs;");
+  }
   cs.line("{0}_host H;", path);
   cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode);", path);
   cs.line("if (!st.ok || !fill) return st;");

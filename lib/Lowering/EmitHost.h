@@ -39,6 +39,8 @@ private:
   /// `staged`: a GPU path's kernel reads the input (its row bounds go
   /// into the staging).
   void emitSetupInput(CodeStream &cs, InputOp in, bool staged, bool needed);
+  void emitSetupState(CodeStream &cs, const PathPlan &plan);
+  void emitResolveInputs(CodeStream &cs, const PathPlan &plan);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);
   void emitConfigListMin(CodeStream &cs, ConfigOp cfg, int64_t min);
   void emitInputChecks(CodeStream &cs, InputOp in);

@@ -31,10 +31,12 @@ LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) 
     std::string count = FieldOp(space.count).getSymName().str();
     std::string buckets = L.numBuckets(FieldOp(space.count).getRatiosAttr());
     // Rows j of a sequence: [0, max count); rows r of the batch:
-    // [0, the largest bucket's total).
-    cs.line("const Range rj_{0} = r_index(r_span(c.h_{0}, {1} * N).hi);",
+    // [0, the largest bucket's total). (A space whose formulas read
+    // neither leaves them unread.)
+    cs.line("[[maybe_unused]] const Range rj_{0} = r_index(r_span(c.h_{0}, "
+            "{1} * N).hi);",
             count, buckets);
-    cs.line("Range rr_{0} = r_index(0);", count);
+    cs.line("[[maybe_unused]] Range rr_{0} = r_index(0);", count);
     cs.line("for (int32_t b = 0; b < {1}; ++b) rr_{0} = r_join(rr_{0}, "
             "r_index(c.rowstart_{0}[b * (N + 1) + N]));",
             count, buckets);

@@ -24,7 +24,8 @@ struct DropUnusedFieldsPass
       return signalPassFailure();
     mlir::SymbolTable table(spec);
     llvm::SetVector<Operation *> live;
-    // Roots: path outputs, and every symbol a rule reads.
+    // Roots: path outputs, the fields paths resolve inputs from, and every
+    // symbol a rule reads.
     auto markUses = [&](Operation *from) {
       if (auto uses = mlir::SymbolTable::getSymbolUses(from))
         for (const mlir::SymbolTable::SymbolUse &use : *uses)
@@ -34,7 +35,7 @@ struct DropUnusedFieldsPass
               live.insert(def);
     };
     spec.walk([&](Operation *op) {
-      if (isa<OutputOp, RequireOp>(op))
+      if (isa<OutputOp, RequireOp, ResolveOp>(op))
         markUses(op);
     });
     // Transitive closure over the symbols the live fields read.

@@ -12,6 +12,8 @@ namespace imeta {
 
 #define GEN_PASS_REGISTRATION
 #include "lib/Transforms/Passes.h.inc"
+/// imeta-split-resolves on `spec` (emitSpec runs it first).
+mlir::LogicalResult splitResolves(SpecOp spec);
 } // namespace imeta
 
 #endif // IMETA_TRANSFORMS_PASSES_H

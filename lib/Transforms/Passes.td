@@ -28,6 +28,35 @@ def ExpandFormulas : Pass<"imeta-expand-formulas", "::imeta::SpecOp"> {
   }];
 }
 
+def SplitResolves : Pass<"imeta-split-resolves", "::imeta::SpecOp"> {
+  let summary = "Give each path that resolves inputs a first stage path";
+  let description = [{
+    A path with `imeta.resolve` runs, in generated CPU code, in two
+    stages: the path `@P_resolve` (target cpu, added here) outputs the
+    resolving fields (a list input's rows, and their counts as
+    `NAME_count`) and checks the rules that read state; then @P runs on
+    the inputs they give. Marks @P `imeta.resolved_by = @P_resolve` and
+    the stage `imeta.resolve_stage = @P`; a spec already split is left as
+    it is. The emitters run it first.
+
+    Before:
+    ```mlir
+    imeta.path @decode_async target(gpu) extends @decode_varlen {
+      imeta.require "R11" "num_drafts <= nextn" seq = "num_drafts <= nextn"
+      imeta.resolve @seqlen_q = @async_q
+    }
+    ```
+    After (besides @decode_async, now marked):
+    ```mlir
+    imeta.path @decode_async_resolve target(cpu)
+        attributes {imeta.resolve_stage = @decode_async} {
+      imeta.require "R11" "num_drafts <= nextn" seq { ... }
+      imeta.output "seqlen_q" = @async_q
+    }
+    ```
+  }];
+}
+
 def DropUnusedFields : Pass<"imeta-drop-unused-fields", "::imeta::SpecOp"> {
   let summary = "Remove fields that no path produces or reads";
   let description = [{

@@ -33,6 +33,10 @@ static bool isHostOp(Operation *op) {
 }
 
 SmallVector<RequireOp> imeta::allRules(PathOp path) {
+  // A resolving path's first stage checks its own rules (imeta-split-
+  // resolves copied the state's there); the path checks the rest.
+  if (path->hasAttr(kResolveStageAttr))
+    return getPathRules(path);
   auto spec = path->getParentOfType<SpecOp>();
   SmallVector<RequireOp> rules =
       llvm::to_vector(spec.getBody().front().getOps<RequireOp>());

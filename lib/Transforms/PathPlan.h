@@ -71,6 +71,12 @@ mlir::FailureOr<PathPlan> planPath(PathOp path);
 /// The default plan, ignoring any recorded schedule.
 PathPlan defaultPlan(PathOp path);
 
+/// The attributes imeta-split-resolves sets: on a resolving path, its
+/// first stage (`imeta.resolved_by = @P_resolve`); on that stage, the path
+/// it resolves for (`imeta.resolve_stage = @P`).
+inline constexpr llvm::StringLiteral kResolvedByAttr = "imeta.resolved_by";
+inline constexpr llvm::StringLiteral kResolveStageAttr = "imeta.resolve_stage";
+
 /// The rules a path checks, in order: the spec's, then the path's own.
 llvm::SmallVector<RequireOp> allRules(PathOp path);
 
