@@ -194,12 +194,12 @@ LogicalResult InputOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (slot->isState() || !slot->getType().isInteger(32))
     return emitOpError("'slot' ")
            << getSlotAttr() << " must be a per-sequence i32 input";
-  if (!slot->getOptional() || !getOptional())
-    return emitOpError("a state input and its slot input are 'optional': a "
-                       "path that reads them lists them in 'needs'");
   if (getResident())
     return emitOpError("a state input is a table of slots already; drop "
                        "'resident'");
+  if (!slot->getOptional() || !getOptional())
+    return emitOpError("a state input and its slot input are 'optional': a "
+                       "path that reads them lists them in 'needs'");
   if (getWidthAttr()) {
     if (!isa<ListType>(getType()))
       return emitOpError("'width' gives a state list's row length, but @")
@@ -246,9 +246,12 @@ LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
            << ") is resolved from a 'seq' field of its type, but "
            << getFieldAttr() << " is not one";
   PathOp path = cast<PathOp>((*this)->getParentOp());
-  for (auto other : path.getBody().front().getOps<ResolveOp>())
-    if (other != *this && other.getInput() == getInput())
+  for (auto other : path.getBody().front().getOps<ResolveOp>()) {
+    if (other == *this)
+      break;
+    if (other.getInput() == getInput())
       return emitOpError() << getInputAttr() << " is resolved twice";
+  }
   return success();
 }
 

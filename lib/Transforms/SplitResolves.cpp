@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/CompactFormula.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Transforms/Passes.h"
 #include "lib/Transforms/PathPlan.h"
@@ -24,6 +25,9 @@ using namespace mlir;
 using namespace imeta;
 
 LogicalResult imeta::splitResolves(SpecOp spec) {
+  // Which rules read state is known once their formulas are ops.
+  if (failed(expandCompactFormulas(spec)))
+    return failure();
   MLIRContext *ctx = spec.getContext();
   for (PathOp path : llvm::to_vector(spec.getBody().front().getOps<PathOp>())) {
     if (path->hasAttr(kResolveStageAttr) || path->hasAttr(kResolvedByAttr))

@@ -1465,3 +1465,110 @@ imeta.spec @s {
     imeta.output "y" = @r
   }
 }
+
+// State inputs (SPEC-async.md): read at a per-sequence i32 slot input,
+// both optional (a path that reads them needs them).
+// -----
+
+imeta.spec @s {
+  imeta.input @slot : !imeta.list {optional}
+  // expected-error @below {{'imeta.input' op 'slot' @slot must be a per-sequence i32 input}}
+  imeta.input @x : i32 {slot = @slot, optional}
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @slot : i32
+  // expected-error @below {{'imeta.input' op a state input and its slot input are 'optional': a path that reads them lists them in 'needs'}}
+  imeta.input @x : i32 {slot = @slot, optional}
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @slot : i32 {optional}
+  // expected-error @below {{'imeta.input' op 'key' and 'width' belong to a state input (one with 'slot')}}
+  imeta.input @x : i32 {key = "y"}
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.input @slot : i32 {optional}
+  // expected-error @below {{'imeta.input' op 'width' gives a state list's row length, but @x is 'i32'}}
+  imeta.input @x : i32 {slot = @slot, width = @w, optional}
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @slot : i32 {optional}
+  // expected-error @below {{'imeta.input' op a state input is a table of slots already; drop 'resident'}}
+  imeta.input @x : !imeta.list {slot = @slot, resident, min = 0 : i64}
+}
+
+// imeta.resolve: a scalar input from a seq field of its type, a list
+// input from a rows field of one i32 value a row.
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %c = arith.constant true
+    imeta.yield %c : i1
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{'imeta.resolve' op input @q ('i32') is resolved from a 'seq' field of its type, but @f is not one}}
+    imeta.resolve @q = @f
+    imeta.output "f" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @l : !imeta.list
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{'imeta.resolve' op list input @l is resolved from a 'rows' i32 field (sequence i's list is its rows), but @f is not one}}
+    imeta.resolve @l = @f
+    imeta.output "f" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @slot : i32 {optional}
+  imeta.input @x : i32 {slot = @slot, optional}
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{'imeta.resolve' op @x is state; resolve a per-sequence input}}
+    imeta.resolve @x = @f
+    imeta.output "f" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    imeta.resolve @q = @f
+    // expected-error @below {{'imeta.resolve' op @q is resolved twice}}
+    imeta.resolve @q = @f
+    imeta.output "f" = @f
+  }
+}
