@@ -63,6 +63,9 @@ Row run(int64_t n, int64_t q, int64_t hist) {
   staging.device = device.get();
   staging.bytes = bytes;
   staging.max_seqs = n;
+  // What gpu_staging_create sets besides the memory: the one-stage-at-a-
+  // time flag every stage and pack claims.
+  staging.in_use = std::make_shared<std::atomic<bool>>(false);
 
   ref::Batch batch;
   std::vector<int32_t> rows;

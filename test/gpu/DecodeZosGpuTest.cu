@@ -22,6 +22,7 @@
 #include "runtime/BufferSet.h"
 #include "runtime/GraphLaunch.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -300,6 +301,86 @@ bool driverGpuEqualsCpu(const char *path, ref::PathKind kind, int count) {
   return true;
 }
 
+/// decode_async's values (SPEC-async.md): a random request state of 1 to
+/// 12 slots and 1 to 16 sequences naming them (slots repeat; -1 for some
+/// placeholders), every rule kept; `n` gets the sequence count.
+DriverArgs asyncArgs(uint64_t seed, int32_t &n) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return lo + int64_t(rng() % uint64_t(hi - lo + 1));
+  };
+  const int64_t block = 16, maxLen = 256, nextn = pick(0, 3);
+  const std::vector<int64_t> dense{4}, sparse{pick(0, 1) ? 2 : 8};
+  const int64_t r0 = std::min(dense[0], sparse[0]);
+  DriverArgs args;
+  args.config("block_size", {block});
+  args.config("window_size", {4});
+  args.config("swa_block_size", {4 + nextn + pick(0, 3)});
+  args.config("max_model_len", {maxLen});
+  args.config("max_num_blocks", {16});
+  args.config("force_load_balance", {pick(0, 1)});
+  args.config("dense_ratios", dense);
+  args.config("sparse_ratios", sparse);
+  args.config("cp_size", {1});
+  args.config("cp_rank", {0});
+  args.config("nextn", {nextn});
+  const int64_t slots = pick(1, 12);
+  std::vector<int64_t> computed, last, drafts, draftRows, draftOffs{0}, state,
+      table, tableOffs{0};
+  for (int64_t s = 0; s < slots; ++s) {
+    const int64_t d = pick(0, nextn);
+    const int64_t c = pick(0, maxLen - 1 - nextn);
+    computed.push_back(c);
+    last.push_back(pick(0, 50000));
+    drafts.push_back(d);
+    for (int64_t t = 0; t < nextn; ++t)
+      draftRows.push_back(pick(0, 50000));
+    draftOffs.push_back(int64_t(draftRows.size()));
+    state.push_back(pick(0, 40));
+    const int64_t k = c + 1 + d;
+    const int64_t blocks = ((k / r0) + block / r0 - 1) / (block / r0);
+    for (int64_t b = 0; b < blocks + pick(0, 2) && b < 16; ++b)
+      table.push_back(pick(0, 1000));
+    tableOffs.push_back(int64_t(table.size()));
+  }
+  n = int32_t(pick(1, 16));
+  std::vector<int64_t> slot, placeholder;
+  for (int32_t i = 0; i < n; ++i) {
+    const int64_t s = pick(-1, slots - 1);
+    slot.push_back(s);
+    placeholder.push_back(s < 0 || pick(0, 9) == 0);
+  }
+  args.input("slot", slot);
+  args.input("is_placeholder", placeholder);
+  args.input("num_computed", computed);
+  args.input("slot_last_token", last);
+  args.input("num_drafts", drafts);
+  args.input("slot_draft_tokens", draftRows, draftOffs);
+  args.input("slot_state_id", state);
+  args.input("slot_block_table", table, tableOffs);
+  return args;
+}
+
+/// decode_async through the driver: the GPU's field file equals the CPU's
+/// on random request state (the first stage resolves on the host).
+bool asyncGpuEqualsCpu(int count) {
+  for (int seed = 0; seed < count; ++seed) {
+    int32_t n = 0;
+    DriverArgs args = asyncArgs(ref::kGpuSeedBase + uint64_t(seed), n);
+    std::string cpu, gpu;
+    CHECK(args.run(imeta_driver_run, "decode_async", n, 0, cpu) == 0,
+          "decode_async seed %d, driver cpu: %s", seed, cpu.c_str());
+    CHECK(args.run(imeta_driver_run, "decode_async", n, 1, gpu) == 0,
+          "decode_async seed %d, driver gpu: %s", seed, gpu.c_str());
+    CHECK(cpu == gpu, "decode_async seed %d: the GPU field file differs", seed);
+  }
+  std::printf("driver (imeta-run --backend cuda), path decode_async: %d "
+              "batches of random request state, GPU field file == CPU field "
+              "file\n",
+              count);
+  return true;
+}
+
 /// The buffer set refuses a caller's buffer of the wrong element type,
 /// width or size, naming the output, and leaves the set as it was.
 bool bufferSetChecks() {
@@ -429,6 +510,7 @@ int main(int argc, char **argv) {
                                100) &&
             driverGpuEqualsCpu("prompt_expanded", ref::PathKind::Prompt, 100) &&
             driverGpuEqualsCpu("decode_varlen", ref::PathKind::Decode, 100) &&
+            asyncGpuEqualsCpu(100) &&
             driverGpuEqualsCpu("prompt_cp_mirror", ref::PathKind::Prompt, 100) &&
             driverGpuEqualsCpu("prompt_cp_expanded", ref::PathKind::Prompt,
                                100);
