@@ -138,8 +138,10 @@ void TorchEmitter::emitReadConfig(CodeStream &cs) {
 void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.line("void readInputs(StepInputs &in) {");
   // The batch's size: the first one-value-a-sequence input given.
+  // (Request state, one value a slot, is not taken by the binding yet: a
+  // path that needs it says so, naming the missing key.)
   for (auto input : L.body().getOps<InputOp>())
-    if (!isa<ListType>(input.getType()))
+    if (!isa<ListType>(input.getType()) && !input.isState())
       cs.line("  in.countFrom(\"{0}\");", input.getSymName());
   for (auto input : L.body().getOps<InputOp>())
     if (isa<ListType>(input.getType()) && input.getResident())
@@ -147,6 +149,8 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.line("  const at::Tensor *t = nullptr;");
   for (auto input : L.body().getOps<InputOp>()) {
     StringRef n = input.getSymName();
+    if (input.isState())
+      continue;
     if (isa<ListType>(input.getType())) {
       cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = in.list(*t, "
               "\"{0}\", in.seqs.{0}_offsets);",
@@ -171,6 +175,8 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.line("  return false");
   for (auto input : L.body().getOps<InputOp>()) {
     StringRef n = input.getSymName();
+    if (input.isState())
+      continue;
     cs.line("      || n == \"{0}\"", n);
     if (isa<ListType>(input.getType()))
       cs.line("      || n == \"{0}_offsets\"", n);
