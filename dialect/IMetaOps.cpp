@@ -222,6 +222,14 @@ LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (input->isState())
     return emitOpError() << getInputAttr() << " is state; resolve a "
                          << "per-sequence input";
+  PathOp path = cast<PathOp>((*this)->getParentOp());
+  for (auto other : path.getBody().front().getOps<ResolveOp>()) {
+    if (other == *this)
+      break;
+    if (other.getInput() == getInput())
+      return emitOpError() << getInputAttr() << " is resolved twice";
+  }
+
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field) || failed(checkFlatField(*this, *field, "field")))
     return failure();
@@ -245,13 +253,6 @@ LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
            << getInputAttr() << " (" << input->getType()
            << ") is resolved from a 'seq' field of its type, but "
            << getFieldAttr() << " is not one";
-  PathOp path = cast<PathOp>((*this)->getParentOp());
-  for (auto other : path.getBody().front().getOps<ResolveOp>()) {
-    if (other == *this)
-      break;
-    if (other.getInput() == getInput())
-      return emitOpError() << getInputAttr() << " is resolved twice";
-  }
   return success();
 }
 
@@ -542,8 +543,52 @@ static LogicalResult verifyRowsOutputsOnce(PathOp path) {
   return success();
 }
 
+/// Request state a path reads is in its `needs` (a batch of another path
+/// gives none); a field that resolves an input reads the batch as given,
+/// so no input the path resolves.
+static LogicalResult verifyStateReads(PathOp path) {
+  SmallVector<ResolveOp> resolves = getPathResolves(path);
+  for (ResolveOp r : resolves) {
+    auto field = lookupSpecSymbol<FieldOp>(r, r.getFieldAttr());
+    if (!field)
+      continue;
+    llvm::SetVector<Operation *> read;
+    collectInputsRead(field, read);
+    for (ResolveOp other : resolves)
+      if (llvm::any_of(read, [&](Operation *in) {
+            return SymbolTable::getSymbolName(in) == other.getInputAttr()
+                                                           .getAttr();
+          }))
+        return r.emitOpError("field ")
+               << r.getFieldAttr() << " reads " << other.getInputAttr()
+               << ", which this path resolves too; a resolving field reads "
+               << "the batch as given";
+  }
+  llvm::SetVector<Operation *> read;
+  auto spec = path->getParentOfType<SpecOp>();
+  for (OutputOp out : getPathOutputs(path))
+    if (Operation *def = SymbolTable::lookupSymbolIn(spec, out.getSourceAttr()))
+      collectInputsRead(def, read);
+  for (RequireOp rule : spec.getBody().front().getOps<RequireOp>())
+    collectInputsRead(rule, read);
+  for (RequireOp rule : getPathRules(path))
+    collectInputsRead(rule, read);
+  for (ResolveOp r : resolves)
+    if (Operation *def = SymbolTable::lookupSymbolIn(spec, r.getFieldAttr()))
+      collectInputsRead(def, read);
+  SmallVector<Operation *> needs = getPathNeeds(path);
+  for (Operation *op : read) {
+    auto in = cast<InputOp>(op);
+    if ((in.isState() || isSlotInput(in)) && !llvm::is_contained(needs, op))
+      return path.emitOpError("reads request state @")
+             << in.getSymName() << "; list it in 'needs' (a batch of "
+             << "another path gives no state)";
+  }
+  return success();
+}
+
 LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
-  if (failed(verifyNeeds(*this, tables)))
+  if (failed(verifyNeeds(*this, tables)) || failed(verifyStateReads(*this)))
     return failure();
   if (!getBasesAttr()) {
     if (getPathOutputs(*this).empty())

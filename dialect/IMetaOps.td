@@ -146,7 +146,7 @@ def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">,
     `needs` them.
 
     ```mlir
-    imeta.input @slot : i32 {min = -1 : i64, optional, rule = "R11"}
+    imeta.input @slot : i32 {optional, rule = "R11"}
     imeta.input @num_drafts : i32 {slot = @slot, min = 0 : i64, optional}
     imeta.input @slot_block_table : !imeta.list {slot = @slot,
         key = "block_table", min = 0 : i64, optional}

@@ -101,26 +101,32 @@ bool imeta::isSlotInput(InputOp in) {
   });
 }
 
-bool imeta::readsState(Operation *root) {
+void imeta::collectInputsRead(Operation *root,
+                              llvm::SetVector<Operation *> &inputs) {
   llvm::SmallPtrSet<Operation *, 16> seen;
   SmallVector<Operation *> work{root};
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
     if (!seen.insert(op).second)
       continue;
-    bool state = false;
     op->walk([&](Operation *inner) {
-      if (InputOp in = readInput(inner); in && in.isState())
-        state = true;
+      if (InputOp in = readInput(inner))
+        inputs.insert(in);
     });
-    if (state)
-      return true;
     for (FlatSymbolRefAttr dep : symbolDependencies(op))
       if (Operation *def = SymbolTable::lookupNearestSymbolFrom(op, dep))
         if (isa<FieldOp, PrefixSumOp>(def))
           work.push_back(def);
   }
-  return false;
+}
+
+bool imeta::readsState(Operation *root) {
+  llvm::SetVector<Operation *> inputs;
+  collectInputsRead(root, inputs);
+  return llvm::any_of(inputs, [](Operation *op) {
+    InputOp in = cast<InputOp>(op);
+    return in.isState() || isSlotInput(in);
+  });
 }
 
 SmallVector<FlatSymbolRefAttr> imeta::symbolDependencies(Operation *op) {

@@ -10,6 +10,8 @@
 
 #include "dialect/IMetaOps.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace imeta {
 
 /// Where a formula op is evaluated: the domain, bucketing and columns of the
@@ -62,8 +64,14 @@ InputOp readInput(mlir::Operation *op);
 /// Whether some state input is read at `in` (its `slot`).
 bool isSlotInput(InputOp in);
 
+/// The inputs a field, prefix sum or rule reads, in its body or through
+/// the fields and sums it reads, added to `inputs`.
+void collectInputsRead(mlir::Operation *root,
+                       llvm::SetVector<mlir::Operation *> &inputs);
+
 /// Whether a field, prefix sum or rule reads a state input (one with a
-/// `slot`), in its body or through the fields and sums it reads.
+/// `slot`) or a slot input, in its body or through the fields and sums it
+/// reads.
 bool readsState(mlir::Operation *op);
 
 /// True for the ops a field or rule body may hold: those that implement

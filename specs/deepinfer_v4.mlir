@@ -318,7 +318,9 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // a block table of num_blocks zeros. The fields are decode_varlen's of
   // the resolved batch (R11, then R1-R6 and R10).
   //===--------------------------------------------------------------------===//
-  imeta.input @slot : i32 {min = -1 : i64, optional, rule = "R11"}
+  // In [-1, slots): checked where the state is read (a slot has no `min`
+  // of its own, so that the first sequence out of range is named first).
+  imeta.input @slot : i32 {optional, rule = "R11"}
   imeta.input @num_computed : i32 {slot = @slot, min = 0 : i64, optional, rule = "R11"}
   imeta.input @slot_last_token : i32 {slot = @slot, key = "last_token", optional, rule = "R11"}
   imeta.input @num_drafts : i32 {slot = @slot, min = 0 : i64, optional, rule = "R11"}
@@ -337,6 +339,7 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // Slot -1: num_blocks(i) zeros, at k = 1.
   imeta.field @async_block_count seq = "r0 = ratio_min(ca_ratios); slot >= 0 ? len(slot_block_table) : ceildiv(1 / r0, block_size / r0)"
   imeta.field @async_block_table rows(@async_block_count) = "slot >= 0 ? slot_block_table[j] : 0"
+  imeta.field @async_swa_valid_start seq = "0"
   imeta.path @decode_async target(gpu) extends @decode_varlen needs [@slot, @num_computed, @slot_last_token, @num_drafts, @slot_draft_tokens, @slot_state_id, @slot_block_table] {
     imeta.require "R11" "slot is -1 only for a placeholder" seq = "slot >= 0 || is_placeholder"
     imeta.require "R11" "num_drafts <= nextn" seq = "num_drafts <= nextn"
@@ -346,6 +349,7 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
     imeta.resolve @draft_tokens = @async_draft_tokens
     imeta.resolve @state_id = @async_state_id
     imeta.resolve @block_table = @async_block_table
+    imeta.resolve @swa_valid_start = @async_swa_valid_start
   }
 
   //===--------------------------------------------------------------------===//

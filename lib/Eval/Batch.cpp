@@ -39,8 +39,10 @@ template <typename DeclOp>
 llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
                       llvm::StringMap<int64_t> &scalars,
                       llvm::StringMap<std::vector<int64_t>> &lists,
-                      bool checkBound = true) {
+                      bool checkBound = true, StringRef shown = "") {
+  // Stored under its symbol; named in messages as the batch file names it.
   StringRef name = decl.getSymName();
+  StringRef said = shown.empty() ? name : shown;
   std::optional<StringRef> rule = decl.getRule();
   Type type = decl.getType();
   std::optional<int64_t> min;
@@ -49,7 +51,7 @@ llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
   auto checkMin = [&](int64_t x, const llvm::Twine &what) -> llvm::Error {
     if (min && x < *min)
       return where.fail(formatv("{0} = {1} breaks {2} >= {3}", what.str(), x,
-                                name, *min),
+                                said, *min),
                         rule);
     return llvm::Error::success();
   };
@@ -60,14 +62,14 @@ llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
     const llvm::json::Array *arr = v->getAsArray();
     if (!arr)
       return where.fail(formatv("'{0}' must be a list of int32 integers",
-                                name),
+                                said),
                         rule);
     for (auto [idx, e] : llvm::enumerate(*arr)) {
       std::optional<int64_t> x = asInt32(e);
       if (!x)
         return where.fail(
-            formatv("'{0}'[{1}] must be an int32 integer", name, idx), rule);
-      if (llvm::Error err = checkMin(*x, formatv("{0}[{1}]", name, idx)))
+            formatv("'{0}'[{1}] must be an int32 integer", said, idx), rule);
+      if (llvm::Error err = checkMin(*x, formatv("{0}[{1}]", said, idx)))
         return err;
       out.push_back(*x);
     }
@@ -76,15 +78,15 @@ llvm::Error readValue(DeclOp decl, const llvm::json::Value *v, Where &where,
   if (type.isInteger(1)) {
     std::optional<bool> b = v ? v->getAsBoolean() : std::optional<bool>(false);
     if (!b)
-      return where.fail(formatv("'{0}' must be true or false", name), rule);
+      return where.fail(formatv("'{0}' must be true or false", said), rule);
     scalars[name] = *b;
     return llvm::Error::success();
   }
   std::optional<int64_t> x = v ? asInt32(*v) : std::optional<int64_t>(0);
   if (!x)
-    return where.fail(formatv("'{0}' must be an int32 integer", name), rule);
+    return where.fail(formatv("'{0}' must be an int32 integer", said), rule);
   scalars[name] = *x;
-  return checkMin(*x, name);
+  return checkMin(*x, said);
 }
 
 /// The name among `names` spelt most like `key`, at most two edits away
@@ -129,8 +131,9 @@ llvm::Error checkKnownKeys(const llvm::json::Object &obj,
 }
 } // namespace
 
-/// Reads the batch's `state` object: each state input's array, one entry
-/// (a row, for a list) per slot, all of one slot input of one length.
+/// Reads the batch's `state` object: each state input's array (those the
+/// path needs, or all without a path), one entry (a row, for a list) per
+/// slot, all of one slot input of one length.
 static llvm::Error readState(const llvm::json::Object &root,
                              llvm::ArrayRef<InputOp> stateInputs, PathOp path,
                              llvm::ArrayRef<Operation *> needs, Batch &batch) {
@@ -149,8 +152,13 @@ static llvm::Error readState(const llvm::json::Object &root,
     StringRef key = in.getBatchKey();
     const llvm::json::Value *v = state ? state->get(key) : nullptr;
     std::optional<StringRef> rule = in.getRule();
+    // A path reads the state it needs; a batch of another path may carry
+    // state for others (no path named: every array is read).
+    bool needed = llvm::is_contained(needs, in.getOperation());
+    if (path && !needed)
+      continue;
     if (!v) {
-      if (llvm::is_contained(needs, in.getOperation()))
+      if (needed)
         return where.fail(formatv("missing key '{0}' (path @{1} needs it){2}",
                                   key, path.getSymName(),
                                   state ? misspeltAs(*state, key, known) : ""),
@@ -172,7 +180,7 @@ static llvm::Error readState(const llvm::json::Object &root,
       SequenceInputs one;
       // Bounds (`min`) hold where a sequence reads the slot: checkSlots.
       if (llvm::Error err = readValue(in, &e, at, one.scalars, one.lists,
-                                      /*checkBound=*/false))
+                                      /*checkBound=*/false, key))
         return err;
       if (!isList) {
         out.scalars.push_back(one.scalars.lookup(in.getSymName()));

@@ -13,6 +13,7 @@
 #include "lib/Eval/Evaluator.h"
 #include "dialect/IMetaSymbols.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -40,19 +41,18 @@ static llvm::Error checkMin(InputOp in, size_t seq, int64_t value,
 
 llvm::Error Evaluator::resolveInputs(PathOp path) {
   auto out = std::make_unique<Batch>(*batch);
+  llvm::SmallPtrSet<Operation *, 8> resolvedInputs;
   for (ResolveOp r : getPathResolves(path)) {
     auto in = lookupSpecSymbol<InputOp>(r, r.getInputAttr());
     auto field = lookupSpecSymbol<FieldOp>(r, r.getFieldAttr());
+    resolvedInputs.insert(in);
     auto value = evaluate(field, 0);
     if (!value)
       return value.takeError();
     const std::vector<int64_t> &data = (*value)->data;
     if (field.getDomain() == Domain::seq) {
-      for (auto [i, seq] : llvm::enumerate(out->sequences)) {
+      for (auto [i, seq] : llvm::enumerate(out->sequences))
         seq.scalars[in.getSymName()] = data[i];
-        if (llvm::Error err = checkMin(in, i, data[i], std::nullopt))
-          return err;
-      }
       continue;
     }
     // A rows field: sequence i's rows are its list, in batch order.
@@ -62,14 +62,28 @@ llvm::Error Evaluator::resolveInputs(PathOp path) {
     size_t at = 0;
     for (auto [i, seq] : llvm::enumerate(out->sequences)) {
       size_t n = size_t((*counts)->data[i]);
-      std::vector<int64_t> &list = seq.lists[in.getSymName()];
-      list.assign(data.begin() + at, data.begin() + at + n);
+      seq.lists[in.getSymName()].assign(data.begin() + at,
+                                        data.begin() + at + n);
       at += n;
-      for (auto [k, x] : llvm::enumerate(list))
+    }
+  }
+  // Their bounds as a batch file's are checked: sequence by sequence, in
+  // the order the spec declares the inputs.
+  for (auto [i, seq] : llvm::enumerate(out->sequences))
+    for (InputOp in : spec.getBody().front().getOps<InputOp>()) {
+      if (!resolvedInputs.contains(in))
+        continue;
+      if (!isa<ListType>(in.getType())) {
+        if (llvm::Error err = checkMin(in, i, seq.scalars.lookup(
+                                                  in.getSymName()),
+                                       std::nullopt))
+          return err;
+        continue;
+      }
+      for (auto [k, x] : llvm::enumerate(seq.lists[in.getSymName()]))
         if (llvm::Error err = checkMin(in, i, x, k))
           return err;
     }
-  }
   // Every field from here on is the resolved batch's.
   resolved = std::move(out);
   batch = resolved.get();

@@ -132,16 +132,22 @@ void DriverEmitter::emitReadInputs(CodeStream &cs) {
     StringRef n = input.getSymName();
     if (input.isState()) {
       // One value (a list: a row) per slot of its slot input.
+      // Its values first, then its slot count, as the evaluator reads.
+      std::string rule = ruleLiteral(input.getRule());
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
-              "in.perSlot(v, in.seqs.{1}_slots, \"{2}\", \"{3}\", "
-              "\"{4}\"); in.seqs.{0} = {5}; }",
+              "in.seqs.{0} = {5}; in.perSlot(v, in.seqs.{1}_slots, \"{2}\", "
+              "\"{3}\", \"{4}\"); }",
               n, *input.getSlot(), input.getBatchKey(), *input.getSlot(),
-              ruleLiteral(input.getRule()),
+              rule,
               isa<ListType>(input.getType())
-                  ? formatv("in.slotRows(v, \"{0}\")", input.getBatchKey())
+                  ? formatv("in.slotRows(v, \"{0}\", \"{1}\")",
+                            input.getBatchKey(), rule)
                         .str()
-                  : (input.getType().isInteger(1) ? "in.slotFlags(v)"
-                                                  : "in.slotValues(v)"));
+                  : input.getType().isInteger(1)
+                        ? std::string("in.slotFlags(v)")
+                        : formatv("in.slotValues(v, \"{0}\", \"{1}\")",
+                                  input.getBatchKey(), rule)
+                              .str());
       if (isa<ListType>(input.getType()))
         cs.line("  if (v) in.seqs.{0}_offsets = v->offsets;", n);
       continue;

@@ -169,10 +169,15 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
     for (RequireOp rule : allRules(PathOp(plan.path)))
       collect(rule);
   }
-  for (auto in : L.body().getOps<InputOp>())
+  // A bound broken in several sequences: the lowest one is named, then
+  // the input declared first, as the evaluator reads a batch file.
+  cs.line("FirstFailure first;");
+  for (auto [order, in] : llvm::enumerate(L.body().getOps<InputOp>()))
     if (!in.isState() && (!stage || stageReads.contains(in)))
-      emitSetupInput(cs, in, read.contains(in), llvm::is_contained(needs, in));
+      emitSetupInput(cs, in, read.contains(in), llvm::is_contained(needs, in),
+                     int(order));
   emitSetupState(cs, plan);
+  cs.line("if (first.failed()) return failure(first.message);");
 }
 
 /// The state inputs the path needs, gathered at each sequence's slot (a
@@ -187,7 +192,10 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
       state.push_back(in);
   if (state.empty())
     return;
-  std::string path = PathOp(plan.path).getSymName().str();
+  // A first stage speaks for the path it resolves.
+  auto of = plan.path->getAttrOfType<FlatSymbolRefAttr>(kResolveStageAttr);
+  std::string path =
+      of ? of.getValue().str() : PathOp(plan.path).getSymName().str();
   CodeStream::Scope s(cs, "");
   cs.line("// State read at each sequence's slot.");
   for (InputOp in : state) {
@@ -229,17 +237,20 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
     if (isa<ListType>(in.getType()) && in.getMin())
       cs.line("H.lo_{0} = INT32_MAX; H.hi_{0} = INT32_MIN;", in.getSymName());
   {
-    CodeStream::Scope loop(cs, "for (int64_t i = 0; i < N; ++i)");
+    // After the inputs of its sequence, before the next sequence's; the
+    // first failure stops the gathering (its slot indexes nothing).
+    CodeStream::Scope loop(cs, "for (int64_t i = 0; i < N && i < first.seq; "
+                               "++i)");
     for (InputOp in : state) {
       StringRef name = in.getSymName(), key = in.getBatchKey(),
                 slot = *in.getSlot();
       auto slotDecl = lookupSpecSymbol<InputOp>(in, in.getSlotAttr());
       cs.line("const int64_t s_{0} = c.in_{1}[i];", name, slot);
-      cs.line("if (s_{0} < -1 || s_{0} >= seqs.{1}_slots) return "
-              "failure(\"sequence \" + std::to_string(i) + \": {1} = \" + "
-              "std::to_string(s_{0}) + \" is outside [-1, \" + "
+      cs.line("if (s_{0} < -1 || s_{0} >= seqs.{1}_slots) {{ "
+              "first.note(i, INT32_MAX, \"sequence \" + std::to_string(i) + "
+              "\": {1} = \" + std::to_string(s_{0}) + \" is outside [-1, \" + "
               "std::to_string(seqs.{1}_slots) + \") (the slots of state "
-              "'{2}'){3}\");",
+              "'{2}'){3}\"); break; }",
               name, slot, key, ruleSuffix(slotDecl.getRule()));
       std::optional<uint64_t> min = in.getMin();
       std::string rule = ruleSuffix(in.getRule());
@@ -247,10 +258,11 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
         cs.line("H.g_{0}[size_t(i)] = s_{0} >= 0 ? seqs.{0}[s_{0}] : 0;",
                 name);
         if (min)
-          cs.line("if (s_{0} >= 0 && H.g_{0}[size_t(i)] < {1}) return "
-                  "failure(\"sequence \" + std::to_string(i) + \": {2} = \" "
-                  "+ std::to_string(H.g_{0}[size_t(i)]) + \" at {3} \" + "
-                  "std::to_string(s_{0}) + \" breaks {2} >= {1}{4}\");",
+          cs.line("if (s_{0} >= 0 && H.g_{0}[size_t(i)] < {1}) {{ "
+                  "first.note(i, INT32_MAX, \"sequence \" + std::to_string(i) "
+                  "+ \": {2} = \" + std::to_string(H.g_{0}[size_t(i)]) + \" "
+                  "at {3} \" + std::to_string(s_{0}) + \" breaks {2} >= "
+                  "{1}{4}\"); break; }",
                   name, int64_t(*min), key, slot, rule);
         continue;
       }
@@ -263,19 +275,24 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
               name);
       if (!min)
         continue;
-      CodeStream::Scope k(cs, formatv("for (int64_t k = b_{0}; k < e_{0}; "
-                                      "++k)",
-                                      name)
-                                  .str());
-      cs.line("const int32_t v = seqs.{0}[k];", name);
-      cs.line("if (v < {0}) return failure(\"sequence \" + std::to_string(i) "
-              "+ \": {1}[\" + std::to_string(k - b_{2}) + \"] = \" + "
-              "std::to_string(v) + \" at {3} \" + std::to_string(s_{2}) + \" "
-              "breaks {1} >= {0}{4}\");",
-              int64_t(*min), key, name, slot, rule);
-      cs.line("H.lo_{0} = v < H.lo_{0} ? v : H.lo_{0}; H.hi_{0} = v > "
-              "H.hi_{0} ? v : H.hi_{0};",
-              name);
+      cs.line("bool low_{0} = false;", name);
+      {
+        CodeStream::Scope k(cs, formatv("for (int64_t k = b_{0}; k < e_{0}; "
+                                        "++k)",
+                                        name)
+                                    .str());
+        cs.line("const int32_t v = seqs.{0}[k];", name);
+        cs.line("if (v < {0}) {{ first.note(i, INT32_MAX, \"sequence \" + "
+                "std::to_string(i) + \": {1}[\" + std::to_string(k - b_{2}) + "
+                "\"] = \" + std::to_string(v) + \" at {3} \" + "
+                "std::to_string(s_{2}) + \" breaks {1} >= {0}{4}\"); low_{2} = "
+                "true; break; }",
+                int64_t(*min), key, name, slot, rule);
+        cs.line("H.lo_{0} = v < H.lo_{0} ? v : H.lo_{0}; H.hi_{0} = v > "
+                "H.hi_{0} ? v : H.hi_{0};",
+                name);
+      }
+      cs.line("if (low_{0}) break;", name);
     }
   }
   for (InputOp in : state) {
@@ -323,7 +340,7 @@ void HostEmitter::emitConfigListMin(CodeStream &cs, ConfigOp cfg,
 /// One input: its pointers (a resident one's table, an optional one's
 /// zeros), then its checks.
 void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
-                                 bool needed) {
+                                 bool needed, int order) {
   StringRef name = in.getSymName();
   bool list = isa<ListType>(in.getType());
   std::string rule = ruleSuffix(in.getRule());
@@ -371,13 +388,13 @@ void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
               name);
     }
   }
-  emitInputChecks(cs, in);
+  emitInputChecks(cs, in, order);
 }
 
 /// An input's checks: a list's offsets start at 0 and never decrease, its
 /// elements (or a scalar input) respect the declared minimum; each scan
 /// branch-free, the offending sequence looked for only on failure.
-void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in) {
+void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in, int order) {
   StringRef name = in.getSymName();
   bool list = isa<ListType>(in.getType());
   std::string rule = ruleSuffix(in.getRule());
@@ -425,22 +442,22 @@ void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in) {
         cs.line("if (total > 0) {{ H.lo_{0} = lo; H.hi_{0} = hi; }", name);
       }
       CodeStream::Scope bad(cs, "if (total > 0 && !lo_ok)");
-      cs.line("for (int64_t i = 0; i < N; ++i) for (int64_t k = "
+      cs.line("[&] {{ for (int64_t i = 0; i < N; ++i) for (int64_t k = "
               "off_{0}[i]; k < off_{0}[i + 1]; ++k) if "
-              "(c.in_{0}[k] < {1}) return failure(\"sequence \" + "
+              "(c.in_{0}[k] < {1}) {{ first.note(i, {3}, \"sequence \" + "
               "std::to_string(i) + \": {0}[\" + std::to_string(k - "
               "off_{0}[i]) + \"] = \" + std::to_string(c.in_{0}[k]) "
-              "+ \" breaks {0} >= {1}{2}\");",
-              name, *min, rule);
+              "+ \" breaks {0} >= {1}{2}\"); return; } }();",
+              name, *min, rule, order);
     }
   } else if (auto declared = in.getMin()) {
     const int64_t min = int64_t(*declared);
     cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
-            "if (c.in_{0}[i] < {1}) "
-            "return failure(\"sequence \" + std::to_string(i) + \": {0} = "
+            "if (c.in_{0}[i] < {1}) {{ "
+            "first.note(i, {3}, \"sequence \" + std::to_string(i) + \": {0} = "
             "\" + std::to_string(c.in_{0}[i]) + \" breaks {0} >= "
-            "{1}{2}\");",
-            name, min, rule);
+            "{1}{2}\"); break; }",
+            name, min, rule, order);
   }
 }
 
@@ -800,7 +817,7 @@ void HostEmitter::emitResolveInputs(CodeStream &cs, const PathPlan &plan) {
   cs.line("st = {0}(config, seqs, b);", stage);
   cs.line("if (!st.ok) return st;");
   cs.line("r.seqs = seqs;");
-  cs.line("const int64_t N = seqs.num_seqs;");
+  cs.line("const int64_t N = seqs.num_seqs;  (void)N;");
   for (ResolveOp res : getPathResolves(PathOp(plan.path))) {
     auto in = lookupSpecSymbol<InputOp>(res, res.getInputAttr());
     StringRef name = in.getSymName();
@@ -1268,6 +1285,8 @@ void HostEmitter::emitCpuFills(CodeStream &cs) {
                                      "&c, bool checked)",
                                      path, L.ctxName(plan))
                                  .str());
+    if (plan.rowSpaces.empty())
+      cs.line("(void)checked;  // no rows field: nothing to fill");
     {
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < c.num_seqs; ++i)");
       for (const RowSpace &space : plan.rowSpaces)

@@ -1572,3 +1572,86 @@ imeta.spec @s {
     imeta.output "f" = @f
   }
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i1
+  imeta.input @slot : i32 {optional}
+  // expected-error @below {{'imeta.input' op 'width' @w must be an i32 config parameter}}
+  imeta.input @x : !imeta.list {slot = @slot, width = @w, optional}
+}
+
+// A path reads request state only where it needs it.
+// -----
+
+imeta.spec @s {
+  imeta.input @slot : i32 {optional}
+  imeta.input @x : i32 {slot = @slot, optional}
+  imeta.field @f seq {
+    %x = imeta.get_input @x : i32
+    imeta.yield %x : i32
+  }
+  // expected-error @below {{'imeta.path' op reads request state @x; list it in 'needs' (a batch of another path gives no state)}}
+  imeta.path @p target(cpu) needs [@slot] {
+    imeta.output "f" = @f
+  }
+}
+
+// A resolving field reads the batch as given, not another resolved input.
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.input @k : i32
+  imeta.field @q_of seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @k_of seq {
+    %q = imeta.get_input @q : i32
+    imeta.yield %q : i32
+  }
+  imeta.path @p target(cpu) {
+    imeta.resolve @q = @q_of
+    // expected-error @below {{'imeta.resolve' op field @k_of reads @q, which this path resolves too; a resolving field reads the batch as given}}
+    imeta.resolve @k = @k_of
+    imeta.output "q" = @q_of
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.input @q : i32
+  imeta.field @f seq over @set {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{'imeta.resolve' op field @f must give one value a point, unbucketed}}
+    imeta.resolve @q = @f
+    imeta.output "f" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @l : !imeta.list
+  imeta.field @n seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.field @r rows(@n) {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    imeta.resolve @l = @r
+    // expected-error @below {{'imeta.resolve' op @l is resolved twice}}
+    imeta.resolve @l = @r
+    imeta.output "n" = @n
+  }
+}

@@ -8,12 +8,16 @@
 // spec must give the same text: the same field file, or the same error. A
 // batch the evaluator's parser refuses goes to the driver as its raw values
 // (out of int32, negative), which the driver must refuse in the same words.
+// Some seeds, and a test of their own, are decode_async batches (request
+// state read at each sequence's slot, SPEC-async.md), their `state` object
+// changed like the rest.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BatchMutation.h"
 #include "RandomBatch.h"
 #include "RandomBatchJson.h"
+#include "RawDriverArgs.h"
 #include "ReferenceVariants.h"
 #include "V4Spec.h"
 
@@ -23,7 +27,7 @@
 #include "lib/Eval/FieldJson.h"
 #include "runtime/DriverAbi.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <gtest/gtest.h>
@@ -74,97 +78,6 @@ Answer driver(const runtime::DriverArgs &args, PathOp path, size_t numSeqs) {
   a.ok = args.run(imeta_driver_run, name.c_str(), int32_t(numSeqs),
                   /*gpu=*/0, a.text) == 0;
   return a;
-}
-
-/// One JSON value of a declaration of type `type` as a driver's values: a
-/// bool (0 or 1), an integer or a list of integers, as the type says;
-/// std::nullopt for anything else.
-std::optional<std::vector<int64_t>> rawValues(const llvm::json::Value &v,
-                                              mlir::Type type) {
-  if (type.isInteger(1)) {
-    if (std::optional<bool> b = v.getAsBoolean())
-      return std::vector<int64_t>{*b};
-    return std::nullopt;
-  }
-  if (!isa<ListType>(type)) {
-    if (std::optional<int64_t> i = v.getAsInteger())
-      return std::vector<int64_t>{*i};
-    return std::nullopt;
-  }
-  const llvm::json::Array *list = v.getAsArray();
-  if (!list)
-    return std::nullopt;
-  std::vector<int64_t> out;
-  for (const llvm::json::Value &e : *list) {
-    std::optional<int64_t> i = e.getAsInteger();
-    if (!i)
-      return std::nullopt;
-    out.push_back(*i);
-  }
-  return out;
-}
-
-/// The batch file's values as they are, without the evaluator's parser:
-/// what a caller of the driver's C ABI could pass. std::nullopt where the
-/// file has a shape the ABI cannot carry (a missing or unknown key, a
-/// string, a list where one value belongs).
-std::optional<runtime::DriverArgs> rawDriverArgs(SpecOp spec,
-                                                 const llvm::json::Object &root) {
-  const llvm::json::Object *config = root.getObject("config");
-  const llvm::json::Array *seqs = root.getArray("sequences");
-  if (!config || !seqs)
-    return std::nullopt;
-  runtime::DriverArgs args;
-  size_t declared = 0;
-  for (Operation &op : spec.getBody().front()) {
-    if (!isa<ConfigOp, RatiosOp>(op))
-      continue;
-    StringRef name = SymbolTable::getSymbolName(&op).getValue();
-    mlir::Type type = isa<RatiosOp>(op)
-                          ? mlir::Type(ListType::get(op.getContext()))
-                          : cast<ConfigOp>(op).getType();
-    const llvm::json::Value *v = config->get(name);
-    auto cfg = llvm::dyn_cast<ConfigOp>(op);
-    if (!v && !(cfg && cfg.getOptional()))
-      return std::nullopt;
-    if (!v)
-      continue; // an optional parameter left out: not passed
-    std::optional<std::vector<int64_t>> values = rawValues(*v, type);
-    if (!values)
-      return std::nullopt;
-    args.config(name.str(), *values);
-    ++declared;
-  }
-  if (config->size() != declared)
-    return std::nullopt;
-  llvm::StringSet<> inputs;
-  for (auto in : spec.getBody().front().getOps<InputOp>()) {
-    inputs.insert(in.getSymName());
-    bool list = isa<ListType>(in.getType());
-    std::vector<int64_t> data, offsets{0};
-    for (const llvm::json::Value &s : *seqs) {
-      const llvm::json::Object *obj = s.getAsObject();
-      if (!obj)
-        return std::nullopt;
-      const llvm::json::Value *v = obj->get(in.getSymName());
-      if (!v && !in.getOptional())
-        return std::nullopt;
-      std::optional<std::vector<int64_t>> values =
-          v ? rawValues(*v, in.getType())
-            : std::vector<int64_t>(list ? 0 : 1, 0);
-      if (!values)
-        return std::nullopt;
-      data.insert(data.end(), values->begin(), values->end());
-      offsets.push_back(data.size());
-    }
-    args.input(in.getSymName().str(), data,
-               list ? offsets : std::vector<int64_t>{});
-  }
-  for (const llvm::json::Value &s : *seqs)
-    for (const auto &kv : *s.getAsObject())
-      if (!inputs.contains(kv.first.str()))
-        return std::nullopt;
-  return args;
 }
 
 /// The first line where `a` and `b` differ, each cut to 200 characters.
@@ -244,6 +157,105 @@ struct Tally {
   }
 };
 
+/// Changes batch `json` `changes` times (drawing from `rng`), then runs it
+/// on every path it was made for (those that parse it before the changes)
+/// on the evaluator and the generated driver: the same field file, or the
+/// same refusal, counted in `tally`. `broken`: the batch breaks a rule
+/// before the changes (a random decode_async batch may), which counts as
+/// one change more; such a batch is made for path `forPath`.
+void agree(SpecOp spec, uint64_t seed, llvm::json::Value json, int changes,
+           bool broken, std::mt19937_64 &rng, Tally &tally,
+           llvm::StringRef forPath = "") {
+  // The paths the batch is made for: those whose optional keys it gives.
+  llvm::DenseSet<Operation *> madeFor;
+  for (auto path : spec.getBody().front().getOps<PathOp>()) {
+    if (path.getSymName() == forPath) {
+      madeFor.insert(path);
+      continue;
+    }
+    llvm::Expected<Batch> parsed = parseBatch(spec, json, path);
+    if (parsed)
+      madeFor.insert(path);
+    else
+      llvm::consumeError(parsed.takeError());
+  }
+  for (int m = 0; m < changes; ++m) {
+    if (rng() % 3 == 0)
+      test::mutateKey(*json.getAsObject(), rng);
+    else
+      test::mutateElement(*json.getAsObject(), rng);
+  }
+  size_t n = json.getAsObject()->getArray("sequences")->size();
+  // A batch with request state the backends disagree on is kept as
+  // /tmp/async-repro-agreement-SEED.json.
+  const testing::TestResult *result =
+      testing::UnitTest::GetInstance()->current_test_info()->result();
+  const int failuresBefore = result->total_part_count();
+  llvm::scope_exit keepRepro([&] {
+    if (result->total_part_count() == failuresBefore ||
+        !json.getAsObject()->get("state"))
+      return;
+    std::string file =
+        llvm::formatv("/tmp/async-repro-agreement-{0}.json", seed).str();
+    if (FILE *f = std::fopen(file.c_str(), "w")) {
+      std::string text = llvm::formatv("{0:2}", json).str();
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
+  });
+  // Each path reads the batch for itself: the optional keys it needs
+  // are required, the others ignored.
+  bool unparsed = false;
+  for (auto path : spec.getBody().front().getOps<PathOp>()) {
+    if (!madeFor.contains(path))
+      continue; // a batch without the keys the path needs
+    std::string context =
+        llvm::formatv("seed {0}, path {1}", seed, path.getSymName()).str();
+    llvm::Expected<Batch> batch = parseBatch(spec, json, path);
+    if (!batch) {
+      // The evaluator refuses the file; the driver gets its values as
+      // they are, where its C ABI can carry them, and must refuse them
+      // too.
+      Answer want{false, llvm::toString(batch.takeError())};
+      std::optional<runtime::DriverArgs> raw =
+          test::rawDriverArgs(spec, path, *json.getAsObject());
+      if (!raw) {
+        unparsed = true;
+        continue;
+      }
+      Answer got = driver(*raw, path, n);
+      ASSERT_FALSE(got.ok) << context << ": the evaluator refuses the batch ('"
+                           << want.text << "'), the driver accepts it; batch "
+                           << llvm::formatv("{0}", json).str();
+      tally.refused(context, changes + broken, got, want);
+      continue;
+    }
+    runtime::DriverArgs args = toDriverArgs(spec, *batch);
+    Answer want = evaluator(spec, path, *batch);
+    Answer got = driver(args, path, batch->sequences.size());
+    // A batch too large for either tool to hold (a column count near
+    // INT32_MAX) is refused by each in its own words.
+    if (tooLarge(want) || tooLarge(got)) {
+      ++tally.tooLargeForATool;
+      continue;
+    }
+    ASSERT_EQ(got.ok, want.ok)
+        << context << ": evaluator '" << (want.ok ? "accepts" : want.text)
+        << "', driver '" << (got.ok ? "accepts" : got.text) << "'; batch "
+        << llvm::formatv("{0}", json).str();
+    if (!got.ok) {
+      tally.refused(context, changes + broken, got, want);
+      continue;
+    }
+    ASSERT_TRUE(got.text == want.text)
+        << context << ": field files differ, "
+        << firstDifference(got.text, want.text) << "; batch "
+        << llvm::formatv("{0}", json).str();
+    ++tally.accepted;
+  }
+  tally.unparsed += unparsed;
+}
+
 TEST(BackendAgreement, EvaluatorAndGeneratedDriverGiveTheSameText) {
   SpecOp spec = test::v4Spec();
   ASSERT_TRUE(spec);
@@ -252,80 +264,28 @@ TEST(BackendAgreement, EvaluatorAndGeneratedDriverGiveTheSameText) {
   for (uint64_t seed = 0; seed < uint64_t(seeds); ++seed) {
     std::mt19937_64 rng(seed);
     auto kind = seed % 2 ? ref::PathKind::Decode : ref::PathKind::Prompt;
-    // One prompt batch in two carries the Engram keys (one valid batch in
+    // One decode seed in four is a decode_async batch (request state by
+    // slot, SPEC-async.md), one in four of those left unchanged. One
+    // prompt batch in two carries the Engram keys (one valid batch in
     // two, one changed batch in four).
+    const bool async = seed % 8 == 5;
+    std::optional<ref::AsyncBatch> slotted;
+    if (async)
+      slotted = ref::randomAsyncBatch(seed);
     llvm::json::Value json =
-        ref::toJson(seed % 8 == 0 || seed % 8 == 2
-                        ? ref::randomEngramBatch(seed)
-                        : ref::randomBatch(kind, seed));
-    // The paths the batch is made for: those whose optional keys it gives.
-    llvm::DenseSet<Operation *> madeFor;
-    for (auto path : spec.getBody().front().getOps<PathOp>()) {
-      llvm::Expected<Batch> parsed = parseBatch(spec, json, path);
-      if (parsed)
-        madeFor.insert(path);
-      else
-        llvm::consumeError(parsed.takeError());
-    }
+        async ? ref::toJson(*slotted)
+              : ref::toJson(seed % 8 == 0 || seed % 8 == 2
+                                ? ref::randomEngramBatch(seed)
+                                : ref::randomBatch(kind, seed));
     // One batch in four stays valid; the others get one or two changes,
     // most of them a number (a key's change mostly stops at parsing).
-    const int changes = seed % 4 ? 1 + int(rng() % 2) : 0;
-    for (int m = 0; m < changes; ++m) {
-      if (rng() % 3 == 0)
-        test::mutateKey(*json.getAsObject(), rng);
-      else
-        test::mutateElement(*json.getAsObject(), rng);
-    }
-    size_t n = json.getAsObject()->getArray("sequences")->size();
-    // Each path reads the batch for itself: the optional keys it needs
-    // are required, the others ignored.
-    bool unparsed = false;
-    for (auto path : spec.getBody().front().getOps<PathOp>()) {
-      if (!madeFor.contains(path))
-        continue; // a batch without the keys the path needs
-      std::string context =
-          llvm::formatv("seed {0}, path {1}", seed, path.getSymName()).str();
-      llvm::Expected<Batch> batch = parseBatch(spec, json, path);
-      if (!batch) {
-        // The evaluator refuses the file; the driver gets its values as
-        // they are, where its C ABI can carry them, and must refuse them
-        // too.
-        Answer want{false, llvm::toString(batch.takeError())};
-        std::optional<runtime::DriverArgs> raw =
-            rawDriverArgs(spec, *json.getAsObject());
-        if (!raw) {
-          unparsed = true;
-          continue;
-        }
-        Answer got = driver(*raw, path, n);
-        ASSERT_FALSE(got.ok) << context << ": the evaluator refuses the batch ('"
-                             << want.text << "'), the driver accepts it";
-        tally.refused(context, changes, got, want);
-        continue;
-      }
-      runtime::DriverArgs args = toDriverArgs(spec, *batch);
-      Answer want = evaluator(spec, path, *batch);
-      Answer got = driver(args, path, batch->sequences.size());
-      // A batch too large for either tool to hold (a column count near
-      // INT32_MAX) is refused by each in its own words.
-      if (tooLarge(want) || tooLarge(got)) {
-        ++tally.tooLargeForATool;
-        continue;
-      }
-      ASSERT_EQ(got.ok, want.ok)
-          << context << ": evaluator '" << (want.ok ? "accepts" : want.text)
-          << "', driver '" << (got.ok ? "accepts" : got.text) << "'; batch "
-          << llvm::formatv("{0}", json).str();
-      if (!got.ok) {
-        tally.refused(context, changes, got, want);
-        continue;
-      }
-      ASSERT_TRUE(got.text == want.text)
-          << context << ": field files differ, "
-          << firstDifference(got.text, want.text);
-      ++tally.accepted;
-    }
-    tally.unparsed += unparsed;
+    const int changes =
+        (async ? (seed / 8) % 4 : seed % 4) ? 1 + int(rng() % 2) : 0;
+    agree(spec, seed, std::move(json), changes,
+          slotted && *slotted->brokenRule(), rng, tally,
+          async ? "decode_async" : "");
+    if (HasFatalFailure())
+      return;
   }
   // Each outcome occurs often: the changes are neither all fatal nor all
   // harmless, and a refusal nearly always names the evaluator's failure.
@@ -335,6 +295,38 @@ TEST(BackendAgreement, EvaluatorAndGeneratedDriverGiveTheSameText) {
   EXPECT_LT(tally.unparsed, seeds / 4);
   std::printf("%d field files equal, %d refusals in the same words, %d "
               "refusals naming another failure of the batch, %d "
+              "too large for a tool to hold, %d files the driver's C ABI "
+              "cannot carry\n",
+              tally.accepted, tally.sameError, tally.otherFirstFailure,
+              tally.tooLargeForATool, tally.unparsed);
+}
+
+/// decode_async alone, on more batches than the test above gives it:
+/// random slotted batches (SPEC-async.md; one in eight breaking R11, R3 or
+/// R5 on purpose), one in four unchanged, the others changed once or twice
+/// (the state's keys, slots and values among the changes).
+TEST(BackendAgreement, DecodeAsyncEvaluatorAndDriverGiveTheSameText) {
+  SpecOp spec = test::v4Spec();
+  ASSERT_TRUE(spec);
+  Tally tally;
+  const int seeds = numSeeds() * 2;
+  for (uint64_t seed = 0; seed < uint64_t(seeds); ++seed) {
+    std::mt19937_64 rng(seed + 7000000);
+    ref::AsyncBatch batch = ref::randomAsyncBatch(seed + 1000000);
+    const int changes = seed % 4 ? 1 + int(rng() % 2) : 0;
+    agree(spec, seed + 1000000, ref::toJson(batch), changes,
+          *batch.brokenRule(), rng, tally, "decode_async");
+    if (HasFatalFailure())
+      return;
+  }
+  // One path a batch: most unchanged batches and harmless changes are
+  // accepted, most changes refused in the evaluator's words.
+  EXPECT_GT(tally.accepted, seeds / 4);
+  EXPECT_GT(tally.sameError, seeds / 4);
+  EXPECT_LT(tally.otherFirstFailure * 20, tally.sameError);
+  EXPECT_LT(tally.unparsed, seeds / 4);
+  std::printf("decode_async: %d field files equal, %d refusals in the same "
+              "words, %d refusals naming another failure of the batch, %d "
               "too large for a tool to hold, %d files the driver's C ABI "
               "cannot carry\n",
               tally.accepted, tally.sameError, tally.otherFirstFailure,

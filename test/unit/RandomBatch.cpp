@@ -130,3 +130,239 @@ std::vector<Batch> imeta::ref::graphReplayBatches() {
   }
   return batches;
 }
+
+const char *AsyncBatch::brokenRule() const {
+  switch (broken) {
+  case AsyncBreak::None:
+  case AsyncBreak::UnreadBadValue:
+    return "";
+  case AsyncBreak::SlotOutOfRange:
+  case AsyncBreak::MinusOneNotPlaceholder:
+  case AsyncBreak::TooManyDrafts:
+  case AsyncBreak::NegativeDrafts:
+  case AsyncBreak::NegativeComputed:
+  case AsyncBreak::DraftRowWidth:
+  case AsyncBreak::StateLengths:
+    return "R11";
+  case AsyncBreak::ShortBlockTable:
+  case AsyncBreak::TooLong:
+  case AsyncBreak::NegativeStateId:
+  case AsyncBreak::NegativeBlockId:
+    return "R3";
+  case AsyncBreak::BlocksOverMax:
+  case AsyncBreak::RingTooSmall:
+    return "R5";
+  }
+  return "";
+}
+
+AsyncBatch imeta::ref::randomAsyncBatch(uint64_t seed) {
+  // A stream of its own: seed s draws nothing like randomBatch(_, s).
+  Draw d{std::mt19937_64(seed * 0x9e3779b97f4a7c15ull + 0x5a5a)};
+  AsyncBatch b;
+  Config &c = b.config;
+  c.blockSize = int64_t(1) << d.in(0, 7);
+  do {
+    c.denseRatios = ratioSubset(d, c.blockSize, 2);
+    c.sparseRatios = ratioSubset(d, c.blockSize, 2);
+  } while (caRatios(c).empty());
+  c.windowSize = d.in(1, 12);
+  c.nextn = d.in(0, 3);
+  // R5 for every q <= nextn + 1.
+  c.swaBlockSize = c.windowSize + c.nextn + d.in(0, 6);
+  c.maxModelLen = d.chance(0.2) ? d.in(1, 8) : d.in(1, 400);
+  c.forceLoadBalance = d.chance(0.5);
+  // Keys other paths read (decode_async ignores them), as decode batches
+  // carry them.
+  c.cpSize = d.in(1, 4);
+  c.cpRank = d.in(0, c.cpSize - 1);
+  c.keepTokens = d.in(0, 60);
+
+  // The state: every slot valid as if read (k <= max_model_len).
+  AsyncState &st = b.state;
+  const int64_t slots = d.in(1, 12);
+  auto kOf = [&](size_t s) {
+    return st.numComputed[s] + 1 + st.numDrafts[s];
+  };
+  auto addSlot = [&] {
+    int64_t room = c.maxModelLen - 1; // k = s + 1 + drafts <= max_model_len
+    int64_t nd = d.in(0, std::min(c.nextn, room));
+    int64_t top = room - nd, nc;
+    switch (d.in(0, 5)) {
+    case 0: nc = 0; break;
+    case 1: nc = top; break; // k = max_model_len
+    case 2: nc = d.in(0, std::min<int64_t>(3, top)); break; // k < ratio, W
+    default: nc = d.in(0, top); break;
+    }
+    st.numComputed.push_back(nc);
+    st.numDrafts.push_back(nd);
+    st.lastToken.push_back(d.in(0, 50000));
+    st.draftTokens.push_back(d.list(size_t(c.nextn), 0, 50000));
+    st.stateId.push_back(d.in(0, 20));
+    int64_t nb = numBlocks(c, nc + 1 + nd);
+    st.blockTable.push_back(d.list(size_t(nb + d.in(0, 2)), 0, 60));
+  };
+  for (int64_t s = 0; s < slots; ++s)
+    addSlot();
+
+  const int64_t n = d.in(1, 8);
+  for (int64_t i = 0; i < n; ++i) {
+    AsyncSequence q;
+    if (d.in(0, 7) == 0) {
+      q.slot = -1; // a padding row: placeholder, reads no slot
+      q.isPlaceholder = true;
+    } else {
+      q.slot = d.in(0, slots - 1);
+      q.isPlaceholder = d.chance(0.15);
+    }
+    q.writePlaceholder = q.isPlaceholder || d.chance(0.5);
+    b.sequences.push_back(q);
+  }
+
+  // A sequence reading a slot (one made so if none does): its index.
+  auto readingSeq = [&]() -> size_t {
+    std::vector<size_t> reading;
+    for (size_t i = 0; i < b.sequences.size(); ++i)
+      if (b.sequences[i].slot >= 0)
+        reading.push_back(i);
+    if (reading.empty()) {
+      b.sequences[0] = {d.in(0, slots - 1), false, d.chance(0.5)};
+      return 0;
+    }
+    return reading[size_t(d.in(0, int64_t(reading.size()) - 1))];
+  };
+  auto readSlot = [&]() { return size_t(b.sequences[readingSeq()].slot); };
+  auto isRead = [&](size_t s) {
+    for (const AsyncSequence &q : b.sequences)
+      if (q.slot == int64_t(s))
+        return true;
+    return false;
+  };
+  // The largest num_blocks(k) over the sequences (slot -1: k = 1), and q.
+  auto maxBlocksRead = [&]() {
+    int64_t nb = 0;
+    for (const AsyncSequence &q : b.sequences)
+      if (q.slot >= 0 && q.slot < int64_t(st.numComputed.size()))
+        nb = std::max(nb, numBlocks(c, std::max<int64_t>(1, kOf(size_t(q.slot)))));
+      else
+        nb = std::max(nb, numBlocks(c, 1));
+    return nb;
+  };
+  bool setMaxBlocks = true;
+  if (d.in(0, 7) == 0) {
+    b.broken = AsyncBreak(d.in(int64_t(AsyncBreak::SlotOutOfRange),
+                               int64_t(AsyncBreak::UnreadBadValue)));
+    // Breaks that need what the batch may lack fall back to TooLong.
+    if (b.broken == AsyncBreak::ShortBlockTable) {
+      size_t s = readSlot();
+      int64_t nb = numBlocks(c, kOf(s));
+      if (nb >= 1)
+        st.blockTable[s].resize(size_t(d.in(0, nb - 1)));
+      else
+        b.broken = AsyncBreak::TooLong;
+    }
+    if (b.broken == AsyncBreak::BlocksOverMax) {
+      int64_t nb = maxBlocksRead();
+      if (nb >= 1) {
+        c.maxNumBlocks = d.in(0, nb - 1);
+        setMaxBlocks = false;
+      } else {
+        b.broken = AsyncBreak::TooLong;
+      }
+    }
+    if (b.broken == AsyncBreak::RingTooSmall) {
+      int64_t maxQ = 1;
+      for (const AsyncSequence &q : b.sequences)
+        if (q.slot >= 0)
+          maxQ = std::max(maxQ, 1 + st.numDrafts[size_t(q.slot)]);
+      if (maxQ >= 2)
+        c.swaBlockSize = c.windowSize + maxQ - 2;
+      else
+        b.broken = AsyncBreak::TooLong;
+    }
+    switch (b.broken) {
+    case AsyncBreak::SlotOutOfRange: {
+      AsyncSequence &q = b.sequences[size_t(d.in(0, n - 1))];
+      q.slot = d.chance(0.5) ? slots + d.in(0, 3) : -2 - d.in(0, 3);
+      break;
+    }
+    case AsyncBreak::MinusOneNotPlaceholder: {
+      AsyncSequence &q = b.sequences[size_t(d.in(0, n - 1))];
+      q = {-1, false, d.chance(0.5)};
+      break;
+    }
+    case AsyncBreak::TooManyDrafts:
+      st.numDrafts[readSlot()] = c.nextn + d.in(1, 3);
+      break;
+    case AsyncBreak::NegativeDrafts:
+      st.numDrafts[readSlot()] = -d.in(1, 3);
+      break;
+    case AsyncBreak::NegativeComputed:
+      st.numComputed[readSlot()] = -d.in(1, 5);
+      break;
+    case AsyncBreak::DraftRowWidth: {
+      std::vector<int64_t> &row = st.draftTokens[size_t(d.in(0, slots - 1))];
+      if (c.nextn > 0 && d.chance(0.5))
+        row.pop_back();
+      else
+        row.push_back(d.in(0, 50000));
+      break;
+    }
+    case AsyncBreak::StateLengths: {
+      std::vector<int64_t> *arrays[] = {&st.numComputed, &st.lastToken,
+                                        &st.numDrafts, &st.stateId};
+      std::vector<int64_t> &a = *arrays[d.in(0, 3)];
+      if (a.size() > 1 && d.chance(0.5))
+        a.pop_back();
+      else
+        a.push_back(d.in(0, 5));
+      break;
+    }
+    case AsyncBreak::TooLong: {
+      size_t s = readSlot();
+      st.numComputed[s] = c.maxModelLen - st.numDrafts[s] + d.in(0, 2);
+      int64_t nb = numBlocks(c, kOf(s));
+      while (int64_t(st.blockTable[s].size()) < nb)
+        st.blockTable[s].push_back(d.in(0, 60));
+      break;
+    }
+    case AsyncBreak::NegativeStateId:
+      st.stateId[readSlot()] = -d.in(1, 5);
+      break;
+    case AsyncBreak::NegativeBlockId: {
+      std::vector<int64_t> &row = st.blockTable[readSlot()];
+      if (row.empty())
+        row.push_back(-1);
+      else
+        row[size_t(d.in(0, int64_t(row.size()) - 1))] = -d.in(1, 3);
+      break;
+    }
+    case AsyncBreak::UnreadBadValue: {
+      std::vector<size_t> unread;
+      for (size_t s = 0; s < st.numComputed.size(); ++s)
+        if (!isRead(s))
+          unread.push_back(s);
+      if (unread.empty()) {
+        addSlot();
+        unread.push_back(st.numComputed.size() - 1);
+      }
+      size_t s = unread[size_t(d.in(0, int64_t(unread.size()) - 1))];
+      switch (d.in(0, 6)) {
+      case 0: st.numComputed[s] = -d.in(1, 100); break;
+      case 1: st.numComputed[s] = INT32_MAX; break;
+      case 2: st.numDrafts[s] = c.nextn + d.in(1, 5); break;
+      case 3: st.numDrafts[s] = -d.in(1, 3); break;
+      case 4: st.stateId[s] = -d.in(1, 3); break;
+      case 5: st.blockTable[s] = {-1}; break;
+      default: st.blockTable[s].clear(); st.numComputed[s] = c.maxModelLen; break;
+      }
+      break;
+    }
+    default:
+      break; // ShortBlockTable, BlocksOverMax, RingTooSmall: done above
+    }
+  }
+  if (setMaxBlocks)
+    c.maxNumBlocks = maxBlocksRead() + d.in(0, 2);
+  return b;
+}

@@ -4,11 +4,12 @@
 
 using namespace imeta::ref;
 
-llvm::json::Value imeta::ref::toJson(const Batch &b) {
-  auto list = [](const std::vector<int64_t> &v) {
-    return llvm::json::Array(v);
-  };
-  const Config &c = b.config;
+namespace {
+llvm::json::Array list(const std::vector<int64_t> &v) {
+  return llvm::json::Array(v);
+}
+
+llvm::json::Object configJson(const Config &c) {
   llvm::json::Object config{{"block_size", c.blockSize},
                             {"window_size", c.windowSize},
                             {"swa_block_size", c.swaBlockSize},
@@ -27,6 +28,12 @@ llvm::json::Value imeta::ref::toJson(const Batch &b) {
     config["engram_image_token"] = c.engramImage;
     config["engram_lookup_table"] = list(c.lookupTable);
   }
+  return config;
+}
+} // namespace
+
+llvm::json::Value imeta::ref::toJson(const Batch &b) {
+  llvm::json::Object config = configJson(b.config);
   llvm::json::Array seqs;
   for (const Sequence &s : b.sequences) {
     llvm::json::Object obj{{"seqlen_q", s.seqlenQ},
@@ -47,4 +54,34 @@ llvm::json::Value imeta::ref::toJson(const Batch &b) {
   }
   return llvm::json::Object{{"config", std::move(config)},
                             {"sequences", std::move(seqs)}};
+}
+
+llvm::json::Value imeta::ref::toJson(const AsyncBatch &b) {
+  auto rows = [](const std::vector<std::vector<int64_t>> &v) {
+    llvm::json::Array out;
+    for (const std::vector<int64_t> &row : v)
+      out.push_back(list(row));
+    return out;
+  };
+  const AsyncState &st = b.state;
+  llvm::json::Object state{{"num_computed", list(st.numComputed)},
+                           {"last_token", list(st.lastToken)},
+                           {"num_drafts", list(st.numDrafts)},
+                           {"draft_tokens", rows(st.draftTokens)},
+                           {"state_id", list(st.stateId)},
+                           {"block_table", rows(st.blockTable)}};
+  llvm::json::Array seqs;
+  for (const AsyncSequence &s : b.sequences) {
+    llvm::json::Object obj{{"slot", s.slot}};
+    if (s.writePlaceholder)
+      obj["is_placeholder"] = s.isPlaceholder;
+    seqs.push_back(std::move(obj));
+  }
+  return llvm::json::Object{{"config", configJson(b.config)},
+                            {"state", std::move(state)},
+                            {"sequences", std::move(seqs)}};
+}
+
+llvm::json::Value imeta::ref::randomAsyncBatchJson(uint64_t seed) {
+  return toJson(randomAsyncBatch(seed));
 }

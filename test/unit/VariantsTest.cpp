@@ -7,12 +7,17 @@
 // (SPEC-variants.md by hand) on random batches and the edge batches of
 // §8; the mirrors of all ranks together cover every row once, and their
 // boundary indices find every kept row; batches breaking R7, R8 or R10
-// are refused by name.
+// are refused by name. decode_async (SPEC-async.md) on random slotted
+// batches: its fields are decode_varlen's of the batch resolved by hand
+// (§3), on both; batches breaking R11 (or R3, R5 once resolved) are
+// refused by both in the same words, naming the sequence and rule that
+// decode_varlen names on the resolved batch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RandomBatch.h"
 #include "RandomBatchJson.h"
+#include "RawDriverArgs.h"
 #include "ReferenceVariants.h"
 #include "V4Spec.h"
 
@@ -26,6 +31,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <random>
 #include <set>
 
 using namespace imeta;
@@ -481,6 +491,410 @@ TEST(Variants, DecodeVarlenRefusesTooManyDrafts) {
   }
   b.config.nextn = maxQ - 1;
   EXPECT_EQ(run("decode_varlen", ref::toJson(b)).error, "");
+}
+
+//===----------------------------------------------------------------------===//
+// decode_async (SPEC-async.md)
+//===----------------------------------------------------------------------===//
+
+/// SPEC-async.md §3 by hand: sequence i of the step as the SPEC.md decode
+/// sequence read from the state at its slot (slot -1: q = k = 1, token 0,
+/// state 0, num_blocks(i) zero block ids).
+ref::Batch resolveAsync(const ref::AsyncBatch &a) {
+  ref::Batch b;
+  b.config = a.config;
+  const ref::AsyncState &st = a.state;
+  for (const ref::AsyncSequence &q : a.sequences) {
+    ref::Sequence s{};
+    s.isPlaceholder = q.isPlaceholder;
+    s.swaValidStart = 0;
+    if (q.slot < 0) {
+      s.seqlenQ = 1;
+      s.seqlenK = 1;
+      s.tokenIds.assign(1, 0);
+      s.stateId = 0;
+      s.blockTable.assign(size_t(ref::numBlocks(a.config, 1)), 0);
+    } else {
+      size_t slot = size_t(q.slot);
+      int64_t drafts = st.numDrafts.at(slot);
+      s.seqlenQ = 1 + drafts;
+      s.seqlenK = st.numComputed.at(slot) + s.seqlenQ;
+      s.tokenIds.assign(1, st.lastToken.at(slot));
+      s.draftTokens.assign(st.draftTokens.at(slot).begin(),
+                           st.draftTokens.at(slot).begin() + drafts);
+      s.stateId = st.stateId.at(slot);
+      s.blockTable = st.blockTable.at(slot);
+    }
+    b.sequences.push_back(std::move(s));
+  }
+  return b;
+}
+
+/// One path on both backends, each answer on its own: the evaluator's
+/// field file or refusal; the driver's, from the parsed batch or (where
+/// the evaluator's parser refuses the file) from its raw values.
+struct Answers {
+  bool evalOk = false, driverOk = false, driverRan = false;
+  std::string evaluator, driver;
+};
+
+Answers answer(llvm::StringRef pathName, const llvm::json::Value &json) {
+  SpecOp spec = test::v4Spec();
+  PathOp path = test::v4Path(pathName);
+  Answers a;
+  std::string name = pathName.str();
+  int32_t n = int32_t(json.getAsObject()->getArray("sequences")->size());
+  llvm::Expected<Batch> batch = parseBatch(spec, json, path);
+  if (!batch) {
+    a.evaluator = llvm::toString(batch.takeError());
+    if (std::optional<runtime::DriverArgs> raw =
+            test::rawDriverArgs(spec, path, *json.getAsObject())) {
+      a.driverRan = true;
+      a.driverOk = raw->run(imeta_driver_run, name.c_str(), n, 0, a.driver) == 0;
+    }
+    return a;
+  }
+  Evaluator ev(spec, *batch);
+  if (llvm::Error err = ev.checkRules(path)) {
+    a.evaluator = llvm::toString(std::move(err));
+  } else if (auto outputs = ev.evaluatePath(path)) {
+    a.evalOk = true;
+    llvm::raw_string_ostream os(a.evaluator);
+    printFieldFile(os, *outputs);
+  } else {
+    a.evaluator = llvm::toString(outputs.takeError());
+  }
+  a.driverRan = true;
+  a.driverOk = toDriverArgs(spec, *batch).run(imeta_driver_run, name.c_str(),
+                                              n, 0, a.driver) == 0;
+  return a;
+}
+
+/// Saves `json` as /tmp/async-repro-NAME.json (a disagreement's
+/// reproducer); its path.
+std::string saveRepro(const std::string &name, const llvm::json::Value &json) {
+  std::string file = "/tmp/async-repro-" + name + ".json";
+  if (FILE *f = std::fopen(file.c_str(), "w")) {
+    std::string text = llvm::formatv("{0:2}", json).str();
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  return file;
+}
+
+/// SPEC-async.md §5's example, its resolved values as the page gives them.
+TEST(DecodeAsync, WorkedExample) {
+  ref::AsyncBatch a;
+  a.config = {/*blockSize=*/8, /*windowSize=*/4, /*swaBlockSize=*/7,
+              /*maxModelLen=*/64, /*maxNumBlocks=*/8, {4}, {2},
+              /*forceLoadBalance=*/false};
+  a.config.nextn = 2;
+  a.state.numComputed = {10, 0, 3};
+  a.state.lastToken = {501, 7, 42};
+  a.state.numDrafts = {2, 0, 1};
+  a.state.draftTokens = {{601, 602}, {0, 0}, {77, 0}};
+  a.state.stateId = {4, 0, 2};
+  a.state.blockTable = {{5, 9}, {}, {3}};
+  a.sequences = {{2, false, false}, {0, false, false}, {-1, true, true}};
+  ref::Fields want = ref::decodeVarlen(resolveAsync(a));
+  EXPECT_EQ(want["seqlens_q"].data, (std::vector<int64_t>{2, 3, 1}));
+  EXPECT_EQ(want["cu_seqlens_q"].data, (std::vector<int64_t>{2, 5, 6}));
+  EXPECT_EQ(want["positions"].data,
+            (std::vector<int64_t>{3, 4, 10, 11, 12, 0}));
+  EXPECT_EQ(want["input_ids"].data,
+            (std::vector<int64_t>{42, 77, 501, 601, 602, 0}));
+  Answers got = answer("decode_async", ref::toJson(a));
+  ASSERT_TRUE(got.evalOk) << got.evaluator;
+  ASSERT_TRUE(got.driverOk) << got.driver;
+  expectFields(got.evaluator, want, "evaluator");
+  expectFields(got.driver, want, "generated CPU code");
+}
+
+/// Several hundred valid random slotted batches: decode_async's field
+/// file, on the evaluator and on the generated CPU code, is the
+/// evaluator's decode_varlen field file of the batch resolved by hand
+/// (SPEC-async.md §3), and SPEC-variants.md's decode_varlen by hand.
+TEST(DecodeAsync, EqualsDecodeVarlenOfTheResolvedBatch) {
+  constexpr int kValid = 600;
+  auto start = std::chrono::steady_clock::now();
+  int checked = 0, unreadBad = 0, minusOne = 0, placeholderAtSlot = 0,
+      repeated = 0, zeroComputed = 0, atMaxLen = 0, noBlocks = 0;
+  std::map<int64_t, int> byNextn;
+  for (uint64_t seed = 0; checked < kValid; ++seed) {
+    ref::AsyncBatch a = ref::randomAsyncBatch(seed);
+    if (*a.brokenRule())
+      continue;
+    unreadBad += a.broken == ref::AsyncBreak::UnreadBadValue;
+    ++byNextn[a.config.nextn];
+    std::set<int64_t> seen;
+    for (const ref::AsyncSequence &q : a.sequences) {
+      minusOne += q.slot < 0;
+      placeholderAtSlot += q.slot >= 0 && q.isPlaceholder;
+      repeated += q.slot >= 0 && !seen.insert(q.slot).second;
+    }
+    ref::Batch resolved = resolveAsync(a);
+    for (const ref::Sequence &s : resolved.sequences) {
+      zeroComputed += s.seqlenK == s.seqlenQ;
+      atMaxLen += s.seqlenK == a.config.maxModelLen;
+      noBlocks += ref::numBlocks(a.config, s.seqlenK) == 0;
+    }
+    llvm::json::Value json = ref::toJson(a);
+    llvm::json::Value resolvedJson = ref::toJson(resolved);
+    std::string what = llvm::formatv("seed {0}, batch {1}, resolved {2}", seed,
+                                     json, resolvedJson)
+                           .str();
+    SCOPED_TRACE(what);
+    Answers async = answer("decode_async", json);
+    Answers varlen = answer("decode_varlen", resolvedJson);
+    ASSERT_TRUE(varlen.evalOk) << varlen.evaluator;
+    ASSERT_TRUE(async.evalOk)
+        << "evaluator refuses a valid batch: " << async.evaluator << " ("
+        << saveRepro("refused-" + std::to_string(seed), json) << ")";
+    ASSERT_TRUE(async.driverOk)
+        << "driver refuses a valid batch: " << async.driver << " ("
+        << saveRepro("driver-refused-" + std::to_string(seed), json) << ")";
+    EXPECT_EQ(async.evaluator, varlen.evaluator)
+        << "evaluator: decode_async differs from decode_varlen of the "
+           "resolved batch";
+    if (async.driver != async.evaluator)
+      ADD_FAILURE() << "driver and evaluator differ on decode_async ("
+                    << saveRepro("fields-" + std::to_string(seed), json)
+                    << "): "
+                    << llvm::formatv("driver {0}\nevaluator {1}",
+                                     async.driver, async.evaluator)
+                           .str();
+    expectFields(async.evaluator, ref::decodeVarlen(resolved),
+                 "evaluator against SPEC-variants.md by hand");
+    if (HasFailure())
+      return;
+    ++checked;
+  }
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::printf("%d valid decode_async batches (%d with bad values at unread "
+              "slots): %d padding placeholders, %d placeholders at a slot, "
+              "%d repeated slots, %d sequences with s = 0, %d with k = "
+              "max_model_len, %d with no block; %.2f s\n",
+              checked, unreadBad, minusOne, placeholderAtSlot, repeated,
+              zeroComputed, atMaxLen, noBlocks, seconds);
+  // The generator reaches every shape it is meant to.
+  for (int64_t nextn = 0; nextn <= 3; ++nextn)
+    EXPECT_GT(byNextn[nextn], kValid / 8) << "nextn " << nextn;
+  EXPECT_GT(unreadBad, 0);
+  EXPECT_GT(minusOne, kValid / 4);
+  EXPECT_GT(placeholderAtSlot, kValid / 4);
+  EXPECT_GT(repeated, kValid / 4);
+  EXPECT_GT(zeroComputed, kValid / 4);
+  EXPECT_GT(atMaxLen, kValid / 8);
+}
+
+/// A state value the evaluator's parser refuses (out of int32, a key left
+/// out, an array of another length), given to the driver through its C
+/// ABI as it is: refused in the evaluator's words (SPEC-async.md §4).
+TEST(DecodeAsync, RawStateValuesRefusedInTheSameWords) {
+  const int64_t big = int64_t(1) << 31;
+  struct Case {
+    const char *what;
+    std::function<void(llvm::json::Object &)> change;
+  };
+  auto state = [](llvm::json::Object &o) { return o.getObject("state"); };
+  auto row = [&](llvm::json::Object &o, const char *key, size_t slot) {
+    return (*state(o)->getArray(key))[slot].getAsArray();
+  };
+  std::vector<Case> cases = {
+      {"state_id out of int32",
+       [&](auto &o) { (*state(o)->getArray("state_id"))[1] = big; }},
+      {"num_drafts out of int32",
+       [&](auto &o) { (*state(o)->getArray("num_drafts"))[0] = big; }},
+      {"num_computed out of int32",
+       [&](auto &o) { (*state(o)->getArray("num_computed"))[2] = -big - 1; }},
+      {"last_token out of int32",
+       [&](auto &o) { (*state(o)->getArray("last_token"))[1] = big; }},
+      {"block id out of int32",
+       [&](auto &o) { (*row(o, "block_table", 2))[0] = big; }},
+      {"draft token out of int32",
+       [&](auto &o) { (*row(o, "draft_tokens", 1))[1] = big; }},
+      {"num_drafts left out",
+       [&](auto &o) { state(o)->erase("num_drafts"); }},
+      {"block_table left out",
+       [&](auto &o) { state(o)->erase("block_table"); }},
+      {"slots outside in two sequences",
+       [&](auto &o) {
+         (*(*o.getArray("sequences"))[0].getAsObject())["slot"] = 5;
+         (*(*o.getArray("sequences"))[2].getAsObject())["slot"] = -2;
+       }},
+      {"one slot more out of int32",
+       [&](auto &o) { state(o)->getArray("last_token")->push_back(big); }},
+  };
+  // SPEC-async.md §5's example.
+  const char *example = R"({"config": {"block_size": 8, "window_size": 4,
+      "swa_block_size": 7, "dense_ratios": [4], "sparse_ratios": [2],
+      "max_model_len": 64, "max_num_blocks": 8, "force_load_balance": false,
+      "nextn": 2},
+    "state": {"num_computed": [10, 0, 3], "last_token": [501, 7, 42],
+      "num_drafts": [2, 0, 1], "draft_tokens": [[601, 602], [0, 0], [77, 0]],
+      "state_id": [4, 0, 2], "block_table": [[5, 9], [], [3]]},
+    "sequences": [{"slot": 2}, {"slot": 0},
+                  {"slot": -1, "is_placeholder": true}]})";
+  for (const Case &c : cases) {
+    llvm::Expected<llvm::json::Value> json = llvm::json::parse(example);
+    ASSERT_TRUE(bool(json)) << llvm::toString(json.takeError());
+    c.change(*json->getAsObject());
+    Answers got = answer("decode_async", *json);
+    EXPECT_FALSE(got.evalOk) << c.what;
+    ASSERT_TRUE(got.driverRan) << c.what;
+    EXPECT_FALSE(got.driverOk) << c.what;
+    std::string name = c.what;
+    std::replace(name.begin(), name.end(), ' ', '-');
+    if (got.driver != got.evaluator)
+      ADD_FAILURE() << c.what << ": driver '" << got.driver
+                    << "', evaluator '" << got.evaluator << "' ("
+                    << saveRepro(name, *json) << ")";
+  }
+}
+
+/// Two sequences (or one, twice) whose resolved inputs break R3: a
+/// negative state id, a negative block id, k > max_model_len or a block
+/// table shorter than num_blocks(k), at the slots they read. SPEC-async.md
+/// §4: the error names the sequence and the rule as decode_varlen's does
+/// on the resolved batch; the generated code says the same.
+TEST(DecodeAsync, TwoBrokenSequencesNamedAsDecodeVarlen) {
+  constexpr int kBatches = 400;
+  int checked = 0, asVarlen = 0, driverSame = 0, driverAsVarlen = 0;
+  bool savedVarlen = false, savedDriver = false;
+  std::mt19937_64 rng(2718);
+  for (uint64_t seed = 0; checked < kBatches; ++seed) {
+    ref::AsyncBatch a = ref::randomAsyncBatch(seed + 50000);
+    if (a.broken != ref::AsyncBreak::None)
+      continue;
+    std::vector<size_t> reading;
+    for (size_t i = 0; i < a.sequences.size(); ++i)
+      if (a.sequences[i].slot >= 0)
+        reading.push_back(i);
+    if (reading.empty())
+      continue;
+    ref::AsyncState &st = a.state;
+    for (int b = 0; b < 2; ++b) {
+      size_t slot = size_t(a.sequences[reading[rng() % reading.size()]].slot);
+      std::vector<int64_t> &row = st.blockTable[slot];
+      int64_t nb = ref::numBlocks(a.config, st.numComputed[slot] + 1 +
+                                                st.numDrafts[slot]);
+      switch (rng() % 4) {
+      case 0:
+        st.stateId[slot] = -1 - int64_t(rng() % 3);
+        break;
+      case 1:
+        if (row.empty())
+          row.push_back(-1);
+        else
+          row[rng() % row.size()] = -1 - int64_t(rng() % 3);
+        break;
+      case 2:
+        st.numComputed[slot] = a.config.maxModelLen - st.numDrafts[slot];
+        break;
+      default:
+        if (nb >= 1)
+          row.resize(size_t(nb - 1));
+        else
+          st.stateId[slot] = -1;
+        break;
+      }
+    }
+    ref::Batch resolved = resolveAsync(a);
+    llvm::json::Value json = ref::toJson(a);
+    Answers async = answer("decode_async", json);
+    Answers varlen = answer("decode_varlen", ref::toJson(resolved));
+    SCOPED_TRACE(llvm::formatv("seed {0}, batch {1}", seed + 50000, json).str());
+    ASSERT_FALSE(varlen.evalOk);
+    ASSERT_FALSE(async.evalOk);
+    ++checked;
+    driverAsVarlen += async.driver == varlen.evaluator;
+    if (async.evaluator == varlen.evaluator) {
+      ++asVarlen;
+    } else if (!savedVarlen) {
+      savedVarlen = true;
+      ADD_FAILURE() << "the evaluator's decode_async refusal '"
+                    << async.evaluator << "' is not decode_varlen's '"
+                    << varlen.evaluator << "' on the resolved batch ("
+                    << saveRepro("two-breaks-evaluator", json) << ")";
+    }
+    if (async.driver == async.evaluator) {
+      ++driverSame;
+    } else if (!savedDriver) {
+      savedDriver = true;
+      ADD_FAILURE() << "refusals differ: driver '" << async.driver
+                    << "', evaluator '" << async.evaluator << "' ("
+                    << saveRepro("two-breaks-driver", json) << ")";
+    }
+  }
+  EXPECT_EQ(asVarlen, checked)
+      << "evaluator: decode_async named otherwise than decode_varlen";
+  EXPECT_EQ(driverSame, checked) << "driver and evaluator named otherwise";
+  std::printf("%d batches broken twice: the evaluator as decode_varlen on "
+              "%d, the driver as the evaluator on %d, as decode_varlen on "
+              "%d\n",
+              checked, asVarlen, driverSame, driverAsVarlen);
+}
+
+/// Random batches breaking a rule on purpose: both refuse them, naming the
+/// rule, in the same words; a bad value at a slot no sequence reads is
+/// accepted (R11 checks only the slots read) and changes nothing.
+TEST(DecodeAsync, RuleBreakersRefusedInTheSameWords) {
+  constexpr uint64_t kSeeds = 4000;
+  std::map<ref::AsyncBreak, int> refused;
+  int carried = 0;
+  for (uint64_t seed = 0; seed < kSeeds; ++seed) {
+    ref::AsyncBatch a = ref::randomAsyncBatch(seed);
+    if (a.broken == ref::AsyncBreak::None)
+      continue;
+    llvm::json::Value json = ref::toJson(a);
+    SCOPED_TRACE(llvm::formatv("seed {0}, break {1}, batch {2}", seed,
+                               int(a.broken), json)
+                     .str());
+    Answers got = answer("decode_async", json);
+    if (a.broken == ref::AsyncBreak::UnreadBadValue) {
+      EXPECT_TRUE(got.evalOk) << got.evaluator;
+      EXPECT_TRUE(got.driverOk)
+          << got.driver << " ("
+          << saveRepro("unread-" + std::to_string(seed), json) << ")";
+      if (got.evalOk && got.driverOk && got.driver != got.evaluator)
+        ADD_FAILURE() << "field files differ ("
+                      << saveRepro("unread-" + std::to_string(seed), json)
+                      << ")";
+      ++refused[a.broken];
+      continue;
+    }
+    std::string rule = a.brokenRule();
+    EXPECT_FALSE(got.evalOk) << "the evaluator accepts a batch breaking "
+                             << rule;
+    EXPECT_NE(got.evaluator.find(rule), std::string::npos)
+        << "the evaluator's refusal '" << got.evaluator << "' names no "
+        << rule;
+    if (got.driverRan) {
+      ++carried;
+      if (got.driverOk)
+        ADD_FAILURE() << "the driver accepts a batch the evaluator refuses ('"
+                      << got.evaluator << "') ("
+                      << saveRepro("accepted-" + std::to_string(seed), json)
+                      << ")";
+      else if (got.driver != got.evaluator)
+        ADD_FAILURE() << "refusals differ: driver '" << got.driver
+                      << "', evaluator '" << got.evaluator << "' ("
+                      << saveRepro("refusal-" + std::to_string(seed), json)
+                      << ")";
+    }
+    ++refused[a.broken];
+  }
+  std::printf("decode_async rule breakers of %d seeds (%d through the "
+              "driver):",
+              int(kSeeds), carried);
+  for (auto [kind, count] : refused)
+    std::printf(" %d:%d", int(kind), count);
+  std::printf("\n");
+  for (int kind = int(ref::AsyncBreak::SlotOutOfRange);
+       kind <= int(ref::AsyncBreak::UnreadBadValue); ++kind)
+    EXPECT_GT(refused[ref::AsyncBreak(kind)], 0) << "break " << kind;
 }
 
 } // namespace
