@@ -181,8 +181,11 @@ AsyncBatch imeta::ref::randomAsyncBatch(uint64_t seed) {
   // The state: every slot valid as if read (k <= max_model_len).
   AsyncState &st = b.state;
   const int64_t slots = d.in(1, 12);
+  // (A broken batch may have cut one array short: 0 past its end.)
   auto kOf = [&](size_t s) {
-    return st.numComputed[s] + 1 + st.numDrafts[s];
+    int64_t nc = s < st.numComputed.size() ? st.numComputed[s] : 0;
+    int64_t nd = s < st.numDrafts.size() ? st.numDrafts[s] : 0;
+    return nc + 1 + nd;
   };
   auto addSlot = [&] {
     int64_t room = c.maxModelLen - 1; // k = s + 1 + drafts <= max_model_len
