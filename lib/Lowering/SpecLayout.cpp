@@ -198,17 +198,8 @@ llvm::SetVector<Operation *> SpecLayout::deviceInputs(const PathPlan &plan) {
   for (const RowSpace &space : plan.rowSpaces)
     for (FieldOp field : space.fields)
       field.walk([&](Operation *op) {
-        FlatSymbolRefAttr sym;
-        if (auto g = dyn_cast<GetInputOp>(op))
-          sym = g.getInputAttr();
-        else if (auto l = dyn_cast<LoadOp>(op))
-          sym = l.getInputAttr();
-        else if (auto l = dyn_cast<LengthOp>(op))
-          sym = l.getInputAttr();
-        else if (auto l = dyn_cast<CountOp>(op))
-          sym = l.getInputAttr();
-        if (sym)
-          inputs.insert(lookupSpecSymbol<InputOp>(field, sym));
+        if (InputOp in = readInput(op))
+          inputs.insert(in);
       });
   return inputs;
 }
