@@ -137,8 +137,7 @@ void CudaEmitter::emitPathApi(CodeStream &h, const PathPlan &plan) {
 /// ResidentTable's marks, the values changed since the device last had
 /// the row (O(changed)), which the sequence's blocks write into the row
 /// before reading it.
-void CudaEmitter::emitStageTable(CodeStream &cu, InputOp in) {
-  StringRef name = in.getSymName();
+void CudaEmitter::emitStageTable(CodeStream &cu, StringRef name) {
   CodeStream::Scope t(cu, formatv("if (H.table_{0})", name).str());
   cu.line("const ListTable &tb = seqs.{0}_table;", name);
   cu.line("if (!tb.device) return fail(\"'{0}_table': a GPU path reads the "
@@ -193,21 +192,21 @@ void CudaEmitter::emitCudaPath(CodeStream &cu, const PathPlan &plan,
 /// its threads reads.
 void CudaEmitter::emitResidentWrites(CodeStream &cu,
                                      const llvm::SetVector<Operation *> &used) {
-  for (auto in : L.body().getOps<InputOp>()) {
-    if (!in.getResident() || !used.contains(in))
+  for (const InputDecl &in : L.inputs()) {
+    if (!in.isResident() || !used.contains(in.op))
       continue;
-    CodeStream::Scope w(cu, formatv("if (c.pw_{0})", in.getSymName()).str());
+    CodeStream::Scope w(cu, formatv("if (c.pw_{0})", in.name).str());
     {
       CodeStream::Scope i(cu, "if (blockIdx.x < c.num_seqs)");
       cu.line("const int64_t a = c.pt_{0}_at[blockIdx.x], n = "
               "c.pt_{0}_at[blockIdx.x + 1] - a;",
-              in.getSymName());
+              in.name);
       cu.line("int32_t *const row = c.pw_{0} + c.in_{0}_begin[blockIdx.x] + "
               "c.pt_{0}_col[blockIdx.x];",
-              in.getSymName());
+              in.name);
       cu.line("for (int64_t k = threadIdx.x; k < n; k += blockDim.x) row[k] = "
               "c.pt_{0}_vals[a + k];",
-              in.getSymName());
+              in.name);
     }
     cu.line("__syncthreads();");
   }
@@ -399,10 +398,9 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
     cu.line("for (int x = 0; x < kNumSets; ++x)");
     cu.line("  for (int b = 0; b < dc.num_set[x]; ++b) dc.dv_set[x][b] = "
             "imeta_make_divider(dc.set[x][b]);");
-    for (auto cfg : L.body().getOps<ConfigOp>())
-      if (!isa<ListType>(cfg.getType()))
-        cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});",
-                cfg.getSymName());
+    for (const ConfigDecl &cfg : L.configs())
+      if (!cfg.isList)
+        cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});", cfg.name);
     for (Operation *op : plan.needed)
       if (L.inContext(op) && isScalarDivisor(cast<FieldOp>(op))) {
         FlatSymbolRefAttr set = getRatios(op);
@@ -432,11 +430,11 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
     cu.line("s.used = pk.used;");
     // The rows sent are the device's now (once this step's copy and kernel
     // run, which a successful stage promises).
-    for (auto in : L.body().getOps<InputOp>())
-      if (in.getResident() && used.contains(in))
+    for (const InputDecl &in : L.inputs())
+      if (in.isResident() && used.contains(in.op))
         cu.line("if (dc.pw_{0}) for (int64_t i = 0; i < N; ++i) "
                 "seqs.{0}_table.dirty_from[seqs.{0}_row[i]] = INT32_MAX;",
-                in.getSymName());
+                in.name);
     cu.line("if (!copy) return st;");
     cu.line("if (cudaError_t e = cudaMemcpyAsync(s.device, s.host, pk.used, "
             "cudaMemcpyHostToDevice, stream)) return "
@@ -451,21 +449,20 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
 /// others null.
 void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan) {
   const llvm::SetVector<Operation *> used = L.deviceInputs(plan);
-  for (auto in : L.body().getOps<InputOp>()) {
-    StringRef name = in.getSymName();
-    bool list = isa<ListType>(in.getType());
-    if (!used.contains(in)) {
+  for (const InputDecl &in : L.inputs()) {
+    StringRef name = in.name;
+    if (!used.contains(in.op)) {
       cu.line("dc.in_{0} = nullptr;", name);
-      if (list)
+      if (in.isList())
         cu.line("dc.in_{0}_begin = dc.in_{0}_end = nullptr;", name);
-      if (in.getResident())
+      if (in.isResident())
         cu.line("dc.pw_{0} = nullptr;", name);
       continue;
     }
-    if (list) {
+    if (in.isList()) {
       std::optional<CodeStream::Scope> packed;
-      if (in.getResident()) {
-        emitStageTable(cu, in);
+      if (in.isResident()) {
+        emitStageTable(cu, in.name);
         packed.emplace(cu, "else");
       }
       cu.line("const int64_t *const off_{0} = pk.put(H.c.in_{0}_begin, "

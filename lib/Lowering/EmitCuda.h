@@ -37,7 +37,7 @@ private:
   void emitStageInputs(CodeStream &cu, const PathPlan &plan);
   void emitLaunchShape(CodeStream &cu, const PathPlan &plan);
   void emitStageEntries(CodeStream &cu, const PathPlan &plan);
-  void emitStageTable(CodeStream &cu, InputOp in);
+  void emitStageTable(CodeStream &cu, llvm::StringRef name);
 
   const SpecLayout &L;
   EmitterState &st;

@@ -88,15 +88,16 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
 
 /// The config parameters and ratio sets from the named values.
 void DriverEmitter::emitReadConfig(CodeStream &cs) {
-  for (auto cfg : L.body().getOps<ConfigOp>()) {
-    StringRef n = cfg.getSymName();
-    if (isa<ListType>(cfg.getType()))
+  for (const ConfigDecl &decl : L.configs()) {
+    ConfigOp cfg = decl.op;
+    StringRef n = decl.name;
+    if (decl.isList)
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) {{ "
               "in.config.{0} = in.narrow(v, [&](int64_t k) {{ return "
               "\"config: '{0}'[\" + std::to_string(k) + \"] must be an int32 "
               "integer{1}\"; }); in.config.num_{0} = int32_t(v->count); }",
               n, ruleLiteral(cfg.getRule()));
-    else if (cfg.getType().isInteger(1))
+    else if (decl.isBool)
       cs.line("  if ((v = find(config, num_config, \"{0}\"))) "
               "in.config.{0} = v->count > 0 && v->data[0] != 0;",
               n);
@@ -128,9 +129,10 @@ void DriverEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
 
 /// The per-sequence inputs from the named values.
 void DriverEmitter::emitReadInputs(CodeStream &cs) {
-  for (auto input : L.body().getOps<InputOp>()) {
-    StringRef n = input.getSymName();
-    if (input.isState()) {
+  for (const InputDecl &decl : L.inputs()) {
+    InputOp input = decl.op;
+    StringRef n = decl.name;
+    if (decl.isState()) {
       // One value (a list: a row) per slot of its slot input.
       // Its values first, then its slot count, as the evaluator reads.
       std::string rule = ruleLiteral(input.getRule());
@@ -139,25 +141,25 @@ void DriverEmitter::emitReadInputs(CodeStream &cs) {
               "\"{3}\", \"{4}\"); }",
               n, *input.getSlot(), input.getBatchKey(), *input.getSlot(),
               rule,
-              isa<ListType>(input.getType())
+              decl.isList()
                   ? formatv("in.slotRows(v, \"{0}\", \"{1}\")",
                             input.getBatchKey(), rule)
                         .str()
-                  : input.getType().isInteger(1)
+                  : decl.isBool
                         ? std::string("in.slotFlags(v)")
                         : formatv("in.slotValues(v, \"{0}\", \"{1}\")",
                                   input.getBatchKey(), rule)
                               .str());
-      if (isa<ListType>(input.getType()))
+      if (decl.isList())
         cs.line("  if (v) in.seqs.{0}_offsets = v->offsets;", n);
       continue;
     }
-    if (isa<ListType>(input.getType()))
+    if (decl.isList())
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
               "in.seqs.{0} = in.list(v, \"{1}\"); in.seqs.{0}_offsets = "
               "v->offsets; }",
               n, ruleLiteral(input.getRule()));
-    else if (input.getType().isInteger(1))
+    else if (decl.isBool)
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) in.seqs.{0} "
               "= in.flags(v);",
               n);

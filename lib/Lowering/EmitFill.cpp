@@ -93,14 +93,14 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
 void FillEmitter::emitCommonMembers(CodeStream &cs) {
   cs.line("int64_t num_seqs;");
   cs.line("ErrorRecord *err;");
-  for (auto cfg : L.body().getOps<ConfigOp>()) {
-    if (!isa<ListType>(cfg.getType())) {
-      cs.line("int64_t cfg_{0};", cfg.getSymName());
+  for (const ConfigDecl &cfg : L.configs()) {
+    if (!cfg.isList) {
+      cs.line("int64_t cfg_{0};", cfg.name);
       continue;
     }
     // A config list (a lookup table): read on the host only.
-    cs.line("const int32_t *cfgl_{0};", cfg.getSymName());
-    cs.line("int64_t cfgn_{0};", cfg.getSymName());
+    cs.line("const int32_t *cfgl_{0};", cfg.name);
+    cs.line("int64_t cfgn_{0};", cfg.name);
   }
   cs.line("int32_t set[kNumSets][kMaxRatios];");
   cs.line("int32_t num_set[kNumSets];");
@@ -112,29 +112,28 @@ void FillEmitter::emitCommonMembers(CodeStream &cs) {
           "(imeta_div32; the");
   cs.line("/// host divides, and a CPU path leaves them unset).");
   cs.line("imeta_divider dv_set[kNumSets][kMaxRatios];");
-  for (auto cfg : L.body().getOps<ConfigOp>())
-    if (!isa<ListType>(cfg.getType()))
-      cs.line("imeta_divider dv_cfg_{0};", cfg.getSymName());
-  for (auto in : L.body().getOps<InputOp>()) {
-    if (isa<ListType>(in.getType())) {
+  for (const ConfigDecl &cfg : L.configs())
+    if (!cfg.isList)
+      cs.line("imeta_divider dv_cfg_{0};", cfg.name);
+  for (const InputDecl &in : L.inputs()) {
+    if (in.isList()) {
       // Sequence i's values are in_X[begin[i] .. end[i]): a packed list's
       // end is its offsets + 1, a resident table's rows are apart.
-      cs.line("const int32_t *in_{0};", in.getSymName());
-      cs.line("const int64_t *in_{0}_begin;", in.getSymName());
-      cs.line("const int64_t *in_{0}_end;", in.getSymName());
-      if (in.getResident()) {
+      cs.line("const int32_t *in_{0};", in.name);
+      cs.line("const int64_t *in_{0}_begin;", in.name);
+      cs.line("const int64_t *in_{0}_end;", in.name);
+      if (in.isResident()) {
         // GPU: a ResidentTable's changed rows, written by the kernel.
         cs.line("int32_t *pw_{0};  // the device rows (null: none changed)",
-                in.getSymName());
+                in.name);
         cs.line("const int32_t *pt_{0}_at;   // [N + 1] into pt_{0}_vals",
-                in.getSymName());
-        cs.line("const int32_t *pt_{0}_vals;", in.getSymName());
+                in.name);
+        cs.line("const int32_t *pt_{0}_vals;", in.name);
         cs.line("const int32_t *pt_{0}_col;  // [N] first changed column",
-                in.getSymName());
+                in.name);
       }
     } else {
-      cs.line("const {0} *in_{1};",
-              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
+      cs.line("const {0} *in_{1};", in.elemType(), in.name);
     }
   }
 }
@@ -203,53 +202,50 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
   for (const RowSpace &space : plan.rowSpaces)
     cs.line("int32_t *rowstart_{0} = nullptr; std::vector<int32_t> rv_{0};",
             FieldOp(space.count).getSymName());
-  for (auto in : L.body().getOps<InputOp>())
-    if (isa<ListType>(in.getType()) && in.getMin())
+  for (const InputDecl &in : L.inputs())
+    if (in.isList() && in.op.getMin())
       cs.line("int64_t lo_{0} = 0, hi_{0} = 0;  // the range of its "
               "elements",
-              in.getSymName());
-  for (auto in : L.body().getOps<InputOp>()) {
-    if (!in.isState())
-      continue;
-    if (isa<ListType>(in.getType()))
+              in.name);
+  for (const InputDecl &in : L.inputs()) {
+    if (in.kind == InputKind::kStateList)
       cs.line("std::vector<int64_t> gb_{0}, ge_{0};  // each sequence's row "
               "at its slot",
-              in.getSymName());
-    else if (in.getType().isInteger(1))
+              in.name);
+    else if (in.kind == InputKind::kStateValue && in.isBool)
       cs.line("std::unique_ptr<bool[]> g_{0};  // each sequence's value at "
               "its slot",
-              in.getSymName());
-    else
+              in.name);
+    else if (in.kind == InputKind::kStateValue)
       cs.line("std::vector<int32_t> g_{0};  // each sequence's value at its "
               "slot",
-              in.getSymName());
+              in.name);
   }
-  for (auto in : L.body().getOps<InputOp>())
-    if (in.getResident()) {
-      cs.line("bool table_{0} = false;  // read from {0}_table",
-              in.getSymName());
+  for (const InputDecl &in : L.inputs())
+    if (in.isResident()) {
+      cs.line("bool table_{0} = false;  // read from {0}_table", in.name);
       cs.line("int64_t *begin_{0} = nullptr, *end_{0} = nullptr; "
               "std::vector<int64_t> bv_{0}, ev_{0};",
-              in.getSymName());
+              in.name);
     }
-  for (auto in : L.body().getOps<InputOp>()) {
-    if (!in.getOptional() || in.isState())
+  for (const InputDecl &in : L.inputs()) {
+    if (!in.isOptional || in.isState())
       continue;
-    if (isa<ListType>(in.getType()))
-      cs.line("std::vector<int64_t> zero_{0};", in.getSymName());
+    if (in.isList())
+      cs.line("std::vector<int64_t> zero_{0};", in.name);
     else
       cs.line("std::unique_ptr<{0}[]> zero_{1}; size_t zero_{1}_n = 0;  "
               "// zeros, never written",
-              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
+              in.elemType(), in.name);
   }
   // A stage keeps its host state across steps: the arrays keep their
   // memory, the rest starts afresh.
   std::string reset = "c = {}; err = {};";
-  for (auto in : L.body().getOps<InputOp>()) {
-    if (isa<ListType>(in.getType()) && in.getMin())
-      reset += formatv(" lo_{0} = hi_{0} = 0;", in.getSymName()).str();
-    if (in.getResident())
-      reset += formatv(" table_{0} = false;", in.getSymName()).str();
+  for (const InputDecl &in : L.inputs()) {
+    if (in.isList() && in.op.getMin())
+      reset += formatv(" lo_{0} = hi_{0} = 0;", in.name).str();
+    if (in.isResident())
+      reset += formatv(" table_{0} = false;", in.name).str();
   }
   cs.line("/// For the next call: the context and flags cleared, the "
           "arrays' memory kept.");

@@ -48,13 +48,13 @@ void HeaderEmitter::emit(CodeStream &cs) {
 void HeaderEmitter::emitConfig(CodeStream &cs) {
   cs.line("/// The batch's config parameters.");
   CodeStream::Scope s(cs, "struct Config", ";");
-  for (auto cfg : L.body().getOps<ConfigOp>()) {
-    if (isa<ListType>(cfg.getType())) {
-      cs.line("const int32_t *{0} = nullptr;", cfg.getSymName());
-      cs.line("int32_t num_{0} = 0;", cfg.getSymName());
+  for (const ConfigDecl &cfg : L.configs()) {
+    if (cfg.isList) {
+      cs.line("const int32_t *{0} = nullptr;", cfg.name);
+      cs.line("int32_t num_{0} = 0;", cfg.name);
     } else {
-      cs.line("{0} {1} = {2};", cfg.getType().isInteger(1) ? "bool" : "int32_t",
-              cfg.getSymName(), cfg.getType().isInteger(1) ? "false" : "0");
+      cs.line("{0} {1} = {2};", cfg.cType(), cfg.name,
+              cfg.isBool ? "false" : "0");
     }
   }
   for (auto set : L.body().getOps<RatiosOp>()) {
@@ -76,32 +76,30 @@ void HeaderEmitter::emitSequences(CodeStream &cs) {
           "packed form) is null.");
   CodeStream::Scope s(cs, "struct Sequences", ";");
   cs.line("int32_t num_seqs = 0;");
-  for (auto in : L.body().getOps<InputOp>()) {
+  for (const InputDecl &in : L.inputs()) {
     if (in.isState()) {
       // Request state: one entry (a list: a row) per slot, read at the
       // sequence's slot; a list's rows packed with NUM_SLOTS + 1 offsets.
       cs.line("/// State (`state.{0}`): one {1} per slot of '{2}'.",
-              in.getBatchKey(), isa<ListType>(in.getType()) ? "row" : "value",
-              *in.getSlot());
-      cs.line("const {0} *{1} = nullptr;",
-              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
-      if (isa<ListType>(in.getType()))
-        cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());
+              in.op.getBatchKey(), in.isList() ? "row" : "value",
+              *in.op.getSlot());
+      cs.line("const {0} *{1} = nullptr;", in.elemType(), in.name);
+      if (in.isList())
+        cs.line("const int64_t *{0}_offsets = nullptr;", in.name);
       continue;
     }
-    if (isSlotInput(in))
+    if (in.isSlot)
       cs.line("int32_t {0}_slots = 0;  ///< slots of the state read at '{0}'",
-              in.getSymName());
-    if (isa<ListType>(in.getType())) {
-      cs.line("const int32_t *{0} = nullptr;", in.getSymName());
-      cs.line("const int64_t *{0}_offsets = nullptr;", in.getSymName());
-      if (in.getResident()) {
-        cs.line("ListTable {0}_table;", in.getSymName());
-        cs.line("const int32_t *{0}_row = nullptr;", in.getSymName());
+              in.name);
+    if (in.isList()) {
+      cs.line("const int32_t *{0} = nullptr;", in.name);
+      cs.line("const int64_t *{0}_offsets = nullptr;", in.name);
+      if (in.isResident()) {
+        cs.line("ListTable {0}_table;", in.name);
+        cs.line("const int32_t *{0}_row = nullptr;", in.name);
       }
     } else {
-      cs.line("const {0} *{1} = nullptr;",
-              in.getType().isInteger(1) ? "bool" : "int32_t", in.getSymName());
+      cs.line("const {0} *{1} = nullptr;", in.elemType(), in.name);
     }
   }
 }

@@ -68,16 +68,16 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
   cs.line("/// Reads and checks the config and ratio sets into `c`.");
   cs.line("template <typename Ctx>");
   CodeStream::Scope fn(cs, "Status setup_config(const Config &config, Ctx &c)");
-  for (auto cfg : L.body().getOps<ConfigOp>()) {
-    if (isa<ListType>(cfg.getType())) {
-      cs.line("c.cfgl_{0} = config.{0};", cfg.getSymName());
-      cs.line("c.cfgn_{0} = config.{0} ? config.num_{0} : 0;",
-              cfg.getSymName());
+  for (const ConfigDecl &decl : L.configs()) {
+    ConfigOp cfg = decl.op;
+    if (decl.isList) {
+      cs.line("c.cfgl_{0} = config.{0};", decl.name);
+      cs.line("c.cfgn_{0} = config.{0} ? config.num_{0} : 0;", decl.name);
       if (auto min = cfg.getMin(); min && !cfg.getOptional())
         emitConfigListMin(cs, cfg, int64_t(*min));
       continue;
     }
-    cs.line("c.cfg_{0} = config.{0};", cfg.getSymName());
+    cs.line("c.cfg_{0} = config.{0};", decl.name);
     // An optional parameter's bound is checked by the paths that need it.
     if (auto min = cfg.getMin(); min && !cfg.getOptional())
       cs.line("if (config.{0} < {1}) return failure(\"config: {0} = \" + "
@@ -172,10 +172,10 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
   // A bound broken in several sequences: the lowest one is named, then
   // the input declared first, as the evaluator reads a batch file.
   cs.line("FirstFailure first;");
-  for (auto [order, in] : llvm::enumerate(L.body().getOps<InputOp>()))
-    if (!in.isState() && (!stage || stageReads.contains(in)))
-      emitSetupInput(cs, in, read.contains(in), llvm::is_contained(needs, in),
-                     int(order));
+  for (auto [order, in] : llvm::enumerate(L.inputs()))
+    if (!in.isState() && (!stage || stageReads.contains(in.op)))
+      emitSetupInput(cs, in, read.contains(in.op),
+                     llvm::is_contained(needs, in.op), int(order));
   emitSetupState(cs, plan);
   cs.line("if (first.failed()) return failure(first.message);");
 }
@@ -187,9 +187,9 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
 void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
   SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
   SmallVector<InputOp> state;
-  for (auto in : L.body().getOps<InputOp>())
-    if (in.isState() && llvm::is_contained(needs, in))
-      state.push_back(in);
+  for (const InputDecl &in : L.inputs())
+    if (in.isState() && llvm::is_contained(needs, in.op))
+      state.push_back(in.op);
   if (state.empty())
     return;
   // A first stage speaks for the path it resolves.
@@ -339,21 +339,21 @@ void HostEmitter::emitConfigListMin(CodeStream &cs, ConfigOp cfg,
 
 /// One input: its pointers (a resident one's table, an optional one's
 /// zeros), then its checks.
-void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
-                                 bool needed, int order) {
-  StringRef name = in.getSymName();
-  bool list = isa<ListType>(in.getType());
-  std::string rule = ruleSuffix(in.getRule());
+void HostEmitter::emitSetupInput(CodeStream &cs, const InputDecl &in,
+                                 bool staged, bool needed, int order) {
+  StringRef name = in.name;
+  bool list = in.isList();
+  std::string rule = ruleSuffix(in.op.getRule());
   std::optional<CodeStream::Scope> packed;
-  if (in.getResident()) {
+  if (in.isResident()) {
     emitSetupTable(cs, in, staged);
     packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
   }
-  if (in.getOptional() && needed)
+  if (in.isOptional && needed)
     cs.line("if (N > 0 && !seqs.{0}{1}) return failure(\"sequences: missing "
             "'{0}' (this path needs it){2}\");",
             name, list ? "_offsets" : "", rule);
-  if (in.getOptional()) {
+  if (in.isOptional) {
     if (list) {
       cs.line("if (!seqs.{0}_offsets) H.zero_{0}.assign(N + 1, 0);", name);
       cs.line("c.in_{0} = seqs.{0};", name);
@@ -362,11 +362,10 @@ void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
               name);
       cs.line("c.in_{0}_end = c.in_{0}_begin + 1;", name);
     } else {
-      const char *t = in.getType().isInteger(1) ? "bool" : "int32_t";
       cs.line("if (!seqs.{0} && H.zero_{0}_n < size_t(N > 0 ? N : 1)) {{ "
               "H.zero_{0}_n = size_t(N > 0 ? N : 1); H.zero_{0}.reset(new "
               "{1}[H.zero_{0}_n]()); }",
-              name, t);
+              name, in.elemType());
       cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : H.zero_{0}.get();", name);
     }
   } else {
@@ -394,11 +393,11 @@ void HostEmitter::emitSetupInput(CodeStream &cs, InputOp in, bool staged,
 /// An input's checks: a list's offsets start at 0 and never decrease, its
 /// elements (or a scalar input) respect the declared minimum; each scan
 /// branch-free, the offending sequence looked for only on failure.
-void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in, int order) {
-  StringRef name = in.getSymName();
-  bool list = isa<ListType>(in.getType());
-  std::string rule = ruleSuffix(in.getRule());
-  if (list) {
+void HostEmitter::emitInputChecks(CodeStream &cs, const InputDecl &in,
+                                  int order) {
+  StringRef name = in.name;
+  std::string rule = ruleSuffix(in.op.getRule());
+  if (in.isList()) {
     cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
     {
       CodeStream::Scope s(cs, formatv("if (!offsets_ok(off_{0}, N)) for "
@@ -411,7 +410,7 @@ void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in, int order) {
               "and not decrease\");",
               name);
     }
-    if (auto declared = in.getMin()) {
+    if (auto declared = in.op.getMin()) {
       const std::optional<int64_t> min = int64_t(*declared);
       // One branch-free pass for the elements' range (the range proof
       // reads it); the offending element is looked for only on failure.
@@ -450,7 +449,7 @@ void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in, int order) {
               "+ \" breaks {0} >= {1}{2}\"); return; } }();",
               name, *min, rule, order);
     }
-  } else if (auto declared = in.getMin()) {
+  } else if (auto declared = in.op.getMin()) {
     const int64_t min = int64_t(*declared);
     cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
             "if (c.in_{0}[i] < {1}) {{ "
@@ -463,9 +462,10 @@ void HostEmitter::emitInputChecks(CodeStream &cs, InputOp in, int order) {
 
 /// A resident list given as a table (its packed form null): each
 /// sequence's row checked and located, O(N); the values are not read.
-void HostEmitter::emitSetupTable(CodeStream &cs, InputOp in, bool staged) {
-  StringRef name = in.getSymName();
-  int64_t min = *in.getMin();
+void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
+                                 bool staged) {
+  StringRef name = in.name;
+  int64_t min = *in.op.getMin();
   cs.line("const ListTable &tb_{0} = seqs.{0}_table;", name);
   cs.line("H.table_{0} = !seqs.{0} && !seqs.{0}_offsets && (tb_{0}.host || "
           "tb_{0}.device);",
@@ -1155,13 +1155,13 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
     cs.line("// Unproven: a dry run of the checked fills, so that a formula's "
             "failure");
     cs.line("// leaves every buffer untouched.");
-    for (auto in : L.body().getOps<InputOp>())
-      if (in.getResident())
+    for (const InputDecl &in : L.inputs())
+      if (in.isResident())
         cs.line("if (fill && !c.proven && H.table_{0} && !c.in_{0}) return "
                 "failure(\"'{0}_table': the batch's int32 proof failed and "
                 "the checked dry run reads the rows on the host: give "
                 "'host' too\");",
-                in.getSymName());
+                in.name);
     CodeStream::Scope dry(cs, "if (fill && !c.proven)");
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     for (const RowSpace &space : plan.rowSpaces)
@@ -1193,11 +1193,11 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   cs.line("{0}_host H;", path);
   cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode);", path);
   cs.line("if (!st.ok || !fill) return st;");
-  for (auto in : L.body().getOps<InputOp>())
-    if (in.getResident())
+  for (const InputDecl &in : L.inputs())
+    if (in.isResident())
       cs.line("if (H.table_{0} && !H.c.in_{0}) return failure(\"'{0}_table': "
               "a CPU path reads the host rows, and 'host' is null\");",
-              in.getSymName());
+              in.name);
   cs.line("{0} &c = H.c;", ctx);
   cs.line("const int64_t N = c.num_seqs;  (void)N;");
   cs.line("Buffer *buffers = out.begin();");

@@ -38,16 +38,16 @@ private:
   void emitSetupInputs(CodeStream &cs, const PathPlan &plan);
   /// `staged`: a GPU path's kernel reads the input (its row bounds go
   /// into the staging).
-  void emitSetupInput(CodeStream &cs, InputOp in, bool staged, bool needed,
-                      int order);
+  void emitSetupInput(CodeStream &cs, const InputDecl &in, bool staged,
+                      bool needed, int order);
   void emitSetupState(CodeStream &cs, const PathPlan &plan);
   void emitResolveInputs(CodeStream &cs, const PathPlan &plan);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);
   void emitConfigListMin(CodeStream &cs, ConfigOp cfg, int64_t min);
-  void emitInputChecks(CodeStream &cs, InputOp in, int order);
+  void emitInputChecks(CodeStream &cs, const InputDecl &in, int order);
   /// `staged`: the row bounds go into a GPU stage's staging (its kernel
   /// reads them).
-  void emitSetupTable(CodeStream &cs, InputOp in, bool staged);
+  void emitSetupTable(CodeStream &cs, const InputDecl &in, bool staged);
   void emitHostReadsGuard(CodeStream &cs, const PathPlan &plan);
 
   void openHostLoops(CodeStream &cs, mlir::FlatSymbolRefAttr set, bool perSeq,

@@ -101,16 +101,15 @@ void TorchEmitter::emitReadConfig(CodeStream &cs) {
   cs.line("    const std::string &n = e.key();");
   cs.line("    const int64_t v = e.value();");
   cs.line("    if (false) {}");
-  for (auto cfg : L.body().getOps<ConfigOp>()) {
-    StringRef n = cfg.getSymName();
-    if (isa<ListType>(cfg.getType()))
+  for (const ConfigDecl &cfg : L.configs()) {
+    if (cfg.isList)
       continue;
-    if (cfg.getType().isInteger(1))
-      cs.line("    else if (n == \"{0}\") s.config.{0} = v != 0;", n);
+    if (cfg.isBool)
+      cs.line("    else if (n == \"{0}\") s.config.{0} = v != 0;", cfg.name);
     else
       cs.line("    else if (n == \"{0}\") s.config.{0} = s.scalar(v, "
               "\"config: '{0}' must be an int32 integer{1}\");",
-              n, ruleLiteral(cfg.getRule()));
+              cfg.name, ruleLiteral(cfg.op.getRule()));
   }
   cs.line("    else s.failOnce(\"config: no scalar parameter '\" + n + "
           "\"'\");");
@@ -118,12 +117,12 @@ void TorchEmitter::emitReadConfig(CodeStream &cs) {
   cs.line("  for (const auto &e : lists) {");
   cs.line("    const std::string &n = e.key();");
   cs.line("    if (false) {}");
-  for (auto cfg : L.body().getOps<ConfigOp>())
-    if (isa<ListType>(cfg.getType()))
+  for (const ConfigDecl &cfg : L.configs())
+    if (cfg.isList)
       cs.line("    else if (n == \"{0}\") s.config.{0} = s.list(e.value(), "
               "s.config.num_{0}, [&](int64_t k) {{ return \"config: '{0}'[\" "
               "+ std::to_string(k) + \"] must be an int32 integer{1}\"; });",
-              cfg.getSymName(), ruleLiteral(cfg.getRule()));
+              cfg.name, ruleLiteral(cfg.op.getRule()));
   for (auto set : L.body().getOps<RatiosOp>())
     cs.line("    else if (n == \"{0}\") s.config.{0} = s.list(e.value(), "
             "s.config.num_{0}, [&](int64_t) {{ return std::string(\"config: "
@@ -140,26 +139,26 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
   // The batch's size: the first one-value-a-sequence input given.
   // (Request state, one value a slot, is not taken by the binding yet: a
   // path that needs it says so, naming the missing key.)
-  for (auto input : L.body().getOps<InputOp>())
-    if (!isa<ListType>(input.getType()) && !input.isState())
-      cs.line("  in.countFrom(\"{0}\");", input.getSymName());
-  for (auto input : L.body().getOps<InputOp>())
-    if (isa<ListType>(input.getType()) && input.getResident())
-      cs.line("  in.countFrom(\"{0}_row\");", input.getSymName());
+  for (const InputDecl &input : L.inputs())
+    if (input.kind == InputKind::kValue)
+      cs.line("  in.countFrom(\"{0}\");", input.name);
+  for (const InputDecl &input : L.inputs())
+    if (input.isResident())
+      cs.line("  in.countFrom(\"{0}_row\");", input.name);
   cs.line("  const at::Tensor *t = nullptr;");
-  for (auto input : L.body().getOps<InputOp>()) {
-    StringRef n = input.getSymName();
+  for (const InputDecl &input : L.inputs()) {
+    StringRef n = input.name;
     if (input.isState())
       continue;
-    if (isa<ListType>(input.getType())) {
+    if (input.isList()) {
       cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = in.list(*t, "
               "\"{0}\", in.seqs.{0}_offsets);",
               n);
-      if (input.getResident())
+      if (input.isResident())
         cs.line("  if ((t = in.find(\"{0}_row\"))) in.seqs.{0}_row = "
                 "in.perSeq(*t, \"{0}_row\");",
                 n);
-    } else if (input.getType().isInteger(1)) {
+    } else if (input.isBool) {
       cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = in.flags(*t, "
               "\"{0}\");",
               n);
@@ -173,23 +172,23 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.blank();
   cs.line("bool isInput(const std::string &n) {");
   cs.line("  return false");
-  for (auto input : L.body().getOps<InputOp>()) {
-    StringRef n = input.getSymName();
+  for (const InputDecl &input : L.inputs()) {
+    StringRef n = input.name;
     if (input.isState())
       continue;
     cs.line("      || n == \"{0}\"", n);
-    if (isa<ListType>(input.getType()))
+    if (input.isList())
       cs.line("      || n == \"{0}_offsets\"", n);
-    if (input.getResident())
+    if (input.isResident())
       cs.line("      || n == \"{0}_row\"", n);
   }
   cs.line("      ;");
   cs.line("}");
   cs.blank();
   cs.line("g::ListTable *tableOf(g::Sequences &s, const std::string &n) {");
-  for (auto input : L.body().getOps<InputOp>())
-    if (input.getResident())
-      cs.line("  if (n == \"{0}\") return &s.{0}_table;", input.getSymName());
+  for (const InputDecl &input : L.inputs())
+    if (input.isResident())
+      cs.line("  if (n == \"{0}\") return &s.{0}_table;", input.name);
   cs.line("  (void)s;");
   cs.line("  (void)n;");
   cs.line("  return nullptr;");

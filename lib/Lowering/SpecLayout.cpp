@@ -38,17 +38,12 @@ void emit::commentFormula(CodeStream &cs, Operation *op) {
 SpecLayout::SpecLayout(SpecOp spec, std::vector<PathPlan> plans,
                        std::string fileBase)
     : specOp(spec), fileBaseName(std::move(fileBase)),
-      pathPlans(std::move(plans)), names(spec) {}
+      pathPlans(std::move(plans)), names(spec), declared(spec) {}
 
 bool SpecLayout::hasGpuPath() const {
   return llvm::any_of(pathPlans, [](const PathPlan &p) {
     return PathOp(p.path).getTarget() == Target::gpu;
   });
-}
-
-bool SpecLayout::hasResidentInput() const {
-  return llvm::any_of(body().getOps<InputOp>(),
-                      [](InputOp in) { return bool(in.getResident()); });
 }
 
 std::string SpecLayout::base() const {

@@ -16,6 +16,7 @@
 #include "lib/Lowering/CodeStream.h"
 #include "lib/Lowering/FormulaEmitter.h"
 #include "lib/Lowering/RangeProof.h"
+#include "lib/Lowering/SpecDecls.h"
 #include "lib/Transforms/PathPlan.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -62,9 +63,13 @@ public:
   mlir::Block &body() const { return spec().getBody().front(); }
   llvm::ArrayRef<PathPlan> plans() const { return pathPlans; }
   const FormulaNaming &naming() const { return names; }
+  /// The config parameters and inputs, as every emitter reads them.
+  llvm::ArrayRef<ConfigDecl> configs() const { return declared.configs(); }
+  llvm::ArrayRef<InputDecl> inputs() const { return declared.inputs(); }
+  const SpecDecls &decls() const { return declared; }
   bool hasGpuPath() const;
   /// Whether some list input is `resident` (the header then has ListTable).
-  bool hasResidentInput() const;
+  bool hasResidentInput() const { return declared.hasResidentInput(); }
 
   //===--- Names ----------------------------------------------------------===//
 
@@ -146,6 +151,7 @@ private:
   std::string fileBaseName;
   std::vector<PathPlan> pathPlans;
   FormulaNaming names;
+  SpecDecls declared;
 };
 
 } // namespace imeta::emit
