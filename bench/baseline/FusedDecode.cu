@@ -1,6 +1,7 @@
 //===- FusedDecode.cu - (b): a hand-written fused decode kernel -----------===//
 
 #include "FusedDecode.h"
+#include "DecodeRow.cuh"
 
 #include <algorithm>
 
@@ -9,17 +10,13 @@ using namespace imeta::baseline;
 
 namespace {
 
-template <typename T> __device__ T *at(const View &v, int64_t bucket) {
-  return static_cast<T *>(v.data) + bucket * v.bucket_stride;
-}
-
 /// One CTA per sequence: its rows' fields, then its block-table rows.
 __global__ void fusedDecode(const FusedDecodeArgs a) {
   const int32_t i = blockIdx.x;
   const int32_t q = a.seqlen_q[i], k = a.seqlen_k[i], s = k - q;
   const int32_t st = a.state[i], r0 = a.row_start[i];
   const bool ph = a.placeholder[i];
-  const int32_t B = a.block_size, W = a.window, S = a.swa_block;
+  const int32_t B = a.block_size;
   const int32_t *bt = a.bt + a.bt_off[i];
   if (a.bt_w) {
     // (b'): the sequence's appended ids into its resident row first.
@@ -31,34 +28,10 @@ __global__ void fusedDecode(const FusedDecodeArgs a) {
   }
   if (threadIdx.x == 0)
     at<int32_t>(a.cu_seqlens_q, 0)[i] = r0 + q;
-  for (int32_t j = threadIdx.x; j < q; j += blockDim.x) {
-    const int32_t r = r0 + j, p = s + j;
-    at<int32_t>(a.positions, 0)[r] = p;
-    at<int32_t>(a.input_ids, 0)[r] =
-        j == 0 ? a.last_token[i] : a.draft[a.draft_off[i] + j - 1];
-    at<bool>(a.gate, 0)[r] = a.force_lb;
-    at<bool>(a.valid, 0)[r] = !ph;
-    at<int32_t>(a.query_indices, 0)[r] = ph ? 998244353 : i;
-    at<int32_t>(a.context_lens, 0)[r] = p + 1;
-    at<int32_t>(a.state_block_idx, 0)[r] = st;
-    at<int32_t>(a.slot_swa, 0)[r] = !ph && q - j <= S ? st * S + p % S : -1;
-    const int32_t w = min(p + 1, W);
-    at<int32_t>(a.swa_off_len, 0)[2 * r] = st * S + (p - w + 1) % S;
-    at<int32_t>(a.swa_off_len, 0)[2 * r + 1] = w;
-    for (int32_t b = 0; b < a.num_ca; ++b) {
-      const int32_t n = a.ca[b], bc = B / n, c = p / n;
-      const bool closes = !ph && (p + 1) % n == 0;
-      at<int32_t>(a.positions_c, b)[r] = closes ? c * n : 0;
-      at<int32_t>(a.slot_ca, b)[r] = closes ? bt[c / bc] * bc + c % bc : -1;
-    }
-    for (int32_t b = 0; b < a.num_sparse; ++b)
-      at<int32_t>(a.klen, b)[r] = (p + 1) / a.ca[a.sparse[b]];
-    for (int32_t b = 0; b < a.num_dense; ++b) {
-      const int32_t n = a.ca[a.dense[b]];
-      at<int32_t>(a.ca_off_len, b)[2 * r] = r * a.max_num_blocks * (B / n);
-      at<int32_t>(a.ca_off_len, b)[2 * r + 1] = (p + 1) / n;
-    }
-  }
+  for (int32_t j = threadIdx.x; j < q; j += blockDim.x)
+    writeDecodeRow(a, i, r0 + j, j, q, s + j, st, ph,
+                   j == 0 ? a.last_token[i] : a.draft[a.draft_off[i] + j - 1],
+                   bt);
   // num_blocks = ceil((k / r0) / bc(r0)), r0 the smallest ratio.
   const int32_t n0 = a.ca[0], bc0 = B / n0;
   const int32_t nb = (k / n0 + bc0 - 1) / bc0;

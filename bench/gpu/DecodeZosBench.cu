@@ -336,11 +336,7 @@ double eagerWithCopies(const ref::Batch &batch, cudaStream_t stream) {
 } // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
+  bench::exitUnlessDevice();
   cudaStream_t stream;
   CUDA_OK(cudaStreamCreate(&stream));
   double bw = copyBandwidth(stream);

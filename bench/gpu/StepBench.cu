@@ -52,8 +52,6 @@ using bench::nowUs;
 
 namespace {
 
-__global__ void emptyKernel() {}
-
 using ZosSet = runtime::BufferSet<gen::DecodeZosBuffers, gen::OutputInfo>;
 
 /// Device buffers for decode_zos at the widest shape of N sequences of q.
@@ -242,21 +240,11 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
 } // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("SKIPPED: no CUDA device\n");
-    return 77;
-  }
+  bench::exitUnlessDevice();
   cudaStream_t stream;
   CUDA_OK(cudaStreamCreate(&stream));
   runtime::GraphLaunch empty;
-  if (std::string e = empty.capture(stream,
-                                    [](cudaStream_t s) {
-                                      emptyKernel<<<1, 1, 0, s>>>();
-                                      return cudaGetLastError();
-                                    });
-      !e.empty())
-    die(e);
+  bench::captureEmpty(empty, stream);
   std::printf("decode step, us per step (medians of 200 steps; (a) of 50); "
               "H2D: bytes per step\n");
   std::printf("%5s %2s %7s %6s %6s %6s %6s %7s %8s %7s %8s %8s %6s\n", "N",

@@ -1,0 +1,392 @@
+//===- AsyncStepBench.cu - decode on device request state: imeta, (b''), (a) ===//
+//
+// Issue 32's benchmark (point 6): the decode step under asynchronous
+// scheduling, where the request state lives on the device (SPEC-async.md):
+// per slot num_computed, last_token, num_drafts, nextn drafts, state_id and
+// a resident block-table row of max_num_blocks (baseline/AsyncState.h).
+// A stream of steps (AsyncStream.h): each step's batch is the live slots
+// padded to the captured N with placeholders at slot -1; after it a device
+// kernel plays the sampler (new last token, 0..nextn drafts, num_computed
+// + 1 + accepted, a block appended when the next k may cross one); ~1% of
+// the requests finish a step and new ones join free slots with histories
+// up to `hist`, their state sent as join records in the step's copies.
+// Config: StepBench's (block 128, dense {1}, sparse {4}, window 128, ring
+// 160, max_model_len 131072, 1024 blocks a row) plus nextn. Each step, in
+// turn and from the same state (a join is written by each, idempotently),
+// host clock around the whole step including the final sync; medians over
+// 500 steps after 20:
+//   floor        replay of an empty kernel's graph + sync;
+//   (b'')        the hand-written vLLM-style step (baseline/AsyncDecode):
+//                the host writes N slots, N flags and the joins' records
+//                into pinned staging; one graph (the copy, one fused kernel
+//                whose CTAs sum the q before them and write decode_async's
+//                fields from the state by slot; no rule checks); sync;
+//   (b'') host   of it, the host's work before the replay is issued;
+//   imeta-today  the generated GPU decode_async as it is now (its state
+//                read on the host): the joins' copy + scatter, the state
+//                copied to pinned host memory, sync, the block rows laid
+//                end to end (AsyncInputs.h), decode_async_pack into
+//                double-buffered pinned staging, one graph replay (copy +
+//                kernel, runtime/StepGraph.h), sync;
+//   (a)          what an engine without device-side metadata pays: the
+//                joins' copy + scatter, the state to the host, sync, the
+//                eager loops (the generated CPU decode_async) into pinned
+//                buffers, every field's live rows copied to the device,
+//                sync.
+// Also printed: (b'')'s host-to-device bytes and the joins per step
+// (medians). Untimed, every 50 steps and at the last: the state copied
+// back, the generated CPU decode_async run on it, and every live output
+// byte of (b'') and imeta-today compared with it (block_tables: each row's
+// num_blocks columns); a difference ends the bench (exit 1) naming the
+// field. imeta-today's kernel status is checked after every step.
+//
+// Run (on a GPU machine; exits 77 without one), from generated sources in
+// gen/ (imeta-gen specs/deepinfer_v4.mlir -o gen):
+//   cmake -S . -B build/dev -G Ninja -DIMETA_GPU_ONLY=ON
+//         -DIMETA_GENERATED_DIR=$PWD/gen -DCMAKE_BUILD_TYPE=Release
+//   (one command)
+//   cmake --build build/dev --target imeta-bench-async-step
+//   build/dev/bench/gpu/imeta-bench-async-step [STEPS]   (default 500)
+// (In the full build: build/bench/gpu/imeta-bench-async-step.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "AsyncDecode.h"
+#include "AsyncInputs.h"
+#include "AsyncStream.h"
+#include "BenchSupport.h"
+#include "GeneratedInputs.h"
+#include "StepCases.h"
+#include "deepinfer_v4_cuda.h"
+#include "runtime/BufferSet.h"
+#include "runtime/GraphLaunch.h"
+#include "runtime/StepGraph.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace gen = imeta_gen::deepinfer_v4;
+using namespace imeta;
+using bench::die;
+using bench::median;
+using bench::nowUs;
+
+namespace {
+
+using AsyncSet = runtime::BufferSet<gen::DecodeAsyncBuffers, gen::OutputInfo>;
+
+const gen::OutputInfo *info() { return gen::kDecodeAsyncOutputs; }
+size_t elemOf(int k) { return info()[k].is_bool ? 1 : 4; }
+
+/// Buffers at the widest step of `n` sequences (every q = nextn + 1), in
+/// `memory`, their bytes 0x5a.
+void allocate(AsyncSet &set, const bench::AsyncConfig &cfg, int32_t n,
+              runtime::Memory memory) {
+  baseline::AsyncStateLayout layout(n, cfg.config.nextn,
+                                    cfg.config.max_num_blocks);
+  std::vector<int32_t> words(layout.words, 0);
+  baseline::AsyncStateView st = layout.at(words.data());
+  std::vector<int32_t> slots;
+  std::unique_ptr<bool[]> placeholder(new bool[size_t(n)]());
+  for (int32_t s = 0; s < n; ++s) {
+    st.num_drafts[s] = cfg.config.nextn;
+    st.block_len[s] = layout.maxBlocks;
+    slots.push_back(s);
+  }
+  bench::AsyncInputs in(st);
+  gen::DecodeAsyncBuffers shape;
+  gen::Status status = gen::decode_async_shape(
+      cfg.config, in.build(n, slots.data(), placeholder.get()), shape);
+  if (!status.ok)
+    die("shape: " + status.message);
+  for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
+    gen::Buffer &b = shape.begin()[k];
+    int64_t rows = 1;
+    for (int32_t r = 0; r < b.buckets; ++r)
+      rows = std::max(rows, b.rows[r]);
+    if (std::string e = set.getOrCreate(info()[k].name, rows, b.width,
+                                        b.buckets, memory);
+        !e.empty())
+      die(e);
+    gen::Buffer &d = set.at(k);
+    const size_t bytes = size_t(d.bucket_stride) * d.max_buckets * elemOf(k);
+    if (memory == runtime::Memory::Device)
+      CUDA_OK(cudaMemset(d.data, 0x5a, bytes));
+    else
+      std::memset(d.data, 0x5a, bytes);
+  }
+}
+
+/// (b'')'s output views onto `set` (decode_zos's order, then seqlens_q).
+void bindViews(baseline::AsyncDecode &bpp, AsyncSet &set) {
+  baseline::FusedDecodeArgs &a = bpp.views();
+  baseline::View *views[] = {
+      &a.cu_seqlens_q, &a.positions,     &a.input_ids,       &a.gate,
+      &a.valid,        &a.query_indices, &a.context_lens,    &a.state_block_idx,
+      &a.block_tables, &a.slot_swa,      &a.positions_c,     &a.slot_ca,
+      &a.klen,         &a.swa_off_len,   &a.ca_off_len,      &bpp.seqlensQ()};
+  static_assert(sizeof(views) / sizeof(views[0]) ==
+                gen::DecodeAsyncBuffers::kCount);
+  for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k)
+    *views[k] = {set.at(k).data, set.at(k).bucket_stride, set.at(k).width};
+}
+
+int32_t smallestRatio(const ref::Config &c) {
+  int64_t r = INT64_MAX;
+  for (int64_t n : c.denseRatios)
+    r = std::min(r, n);
+  for (int64_t n : c.sparseRatios)
+    r = std::min(r, n);
+  return int32_t(r);
+}
+
+/// Untimed: the state copied back, the generated CPU decode_async on it,
+/// and every live byte (b'') and imeta-today wrote compared with its.
+void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
+           bench::AsyncStream &st, bench::AsyncInputs &in, int32_t n,
+           AsyncSet &bpp, AsyncSet &imeta, cudaStream_t stream) {
+  CUDA_OK(st.copyBack(stream));
+  CUDA_OK(cudaStreamSynchronize(stream));
+  const gen::Sequences &seqs = in.build(n, st.slots(), st.placeholders());
+  gen::DecodeAsyncBuffers want;
+  gen::Status status = gen::decode_async_shape(cfg.config, seqs, want);
+  std::vector<std::vector<char>> storage;
+  if (status.ok) {
+    storage = ref::allocateHost(want, info(), char(0x5a));
+    status = gen::decode_async(cfg.config, seqs, want);
+  }
+  if (!status.ok)
+    die("step " + std::to_string(step) + ": CPU decode_async: " +
+        status.message);
+  // block_tables: row r holds num_blocks(k) of its sequence.
+  const baseline::AsyncStateView &h = st.host();
+  const int32_t r0 = smallestRatio(rc), bc0 = int32_t(rc.blockSize) / r0;
+  std::vector<int64_t> cols;
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t slot = st.slots()[i];
+    const int32_t q = slot >= 0 ? 1 + h.num_drafts[slot] : 1;
+    const int32_t k = slot >= 0 ? h.num_computed[slot] + q : 1;
+    cols.insert(cols.end(), size_t(q), (k / r0 + bc0 - 1) / bc0);
+  }
+  const int tables = bpp.find("block_tables");
+  for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
+    const gen::Buffer &w = want.begin()[k];
+    const std::vector<int64_t> *c = k == tables ? &cols : nullptr;
+    const std::vector<char> expect = ref::liveBytes(
+        static_cast<const char *>(w.data), w, w, elemOf(k), c);
+    const std::pair<const char *, AsyncSet *> runs[] = {{"(b'')", &bpp},
+                                                        {"imeta-today", &imeta}};
+    for (const auto &[name, set] : runs) {
+      const gen::Buffer &b = set->at(k);
+      std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets *
+                            elemOf(k));
+      CUDA_OK(cudaMemcpy(all.data(), b.data, all.size(),
+                         cudaMemcpyDeviceToHost));
+      const std::vector<char> got =
+          ref::liveBytes(all.data(), b, w, elemOf(k), c);
+      if (got != expect) {
+        size_t at = 0;
+        while (at < std::min(got.size(), expect.size()) && got[at] == expect[at])
+          ++at;
+        die("step " + std::to_string(step) + ": " + name +
+            " differs from the generated CPU decode_async in '" +
+            info()[k].name + "' (live byte " + std::to_string(at) + " of " +
+            std::to_string(expect.size()) + ")");
+      }
+    }
+  }
+}
+
+struct Row {
+  double floor, bpp, bppHost, imeta, eager, bppBytes, joins;
+};
+
+struct Result {
+  Row median;
+  int unproven; ///< steps whose imeta pack needed the checked dry run
+};
+
+Result run(int32_t n, int32_t nextn, int64_t hist, int steps,
+           cudaStream_t stream, runtime::GraphLaunch &empty) {
+  ref::Config rc = bench::stepConfig();
+  rc.nextn = nextn;
+  const bench::AsyncConfig cfg(rc);
+  const int32_t maxJoins = std::max(8, n / 16);
+  bench::AsyncStream st(rc, n, hist, maxJoins,
+                        uint64_t(n) * 10 + nextn + (hist < 65536 ? 5 : 0));
+  if (std::string e = st.start(stream); !e.empty())
+    die(e);
+  bench::AsyncInputs in(st.host());
+  AsyncSet bppSet(info()), imetaSet(info()), eagerDev(info()),
+      eagerHost(info());
+  allocate(bppSet, cfg, n, runtime::Memory::Device);
+  allocate(imetaSet, cfg, n, runtime::Memory::Device);
+  allocate(eagerDev, cfg, n, runtime::Memory::Device);
+  allocate(eagerHost, cfg, n, runtime::Memory::PinnedHost);
+
+  baseline::AsyncDecode bpp(rc, st.device(), n, maxJoins);
+  bindViews(bpp, bppSet);
+  if (std::string e = bpp.create(stream); !e.empty())
+    die(e);
+
+  // imeta-today: one pack before the capture, so that the graph launches
+  // at the geometry the stage picks (it is the same every step).
+  gen::GpuStaging staging;
+  gen::Status status = gen::gpu_staging_create(
+      staging, n, (size_t(1) << 20) + size_t(n) * (rc.maxNumBlocks + 64) * 8);
+  if (!status.ok)
+    die(status.message);
+  CUDA_OK(st.copyBack(stream));
+  CUDA_OK(cudaStreamSynchronize(stream));
+  status = gen::decode_async_pack(
+      staging, cfg.config, in.build(n, st.slots(), st.placeholders()),
+      imetaSet.buffers());
+  if (!status.ok)
+    die("first pack: " + status.message);
+  auto graph = std::make_unique<runtime::StepGraph>();
+  if (std::string e = graph->create(staging.device, staging.bytes, stream,
+                                    [&](cudaStream_t s) {
+                                      return gen::decode_async_launch(staging,
+                                                                      s);
+                                    });
+      !e.empty())
+    die(e);
+
+  const int warm = 20, total = warm + steps;
+  std::vector<Row> rows;
+  int unproven = 0;
+  auto timed = [&](auto &&work) {
+    const double t0 = nowUs();
+    work();
+    CUDA_OK(cudaStreamSynchronize(stream));
+    return nowUs() - t0;
+  };
+  for (int step = 0; step < total; ++step) {
+    const int32_t *slots = st.slots();
+    const bool *ph = st.placeholders();
+    Row r{};
+    r.floor = timed([&] { CUDA_OK(empty.replay(stream)); });
+    r.bpp = timed([&] {
+      const double t0 = nowUs();
+      std::string e = bpp.pack(slots, ph, st.joins());
+      r.bppHost = nowUs() - t0;
+      if (e.empty())
+        e = bpp.launch(stream);
+      if (!e.empty())
+        die(e);
+    });
+    r.imeta = timed([&] {
+      CUDA_OK(st.applyJoins(stream));
+      CUDA_OK(st.copyBack(stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      const gen::Sequences &seqs = in.build(n, slots, ph);
+      staging.host = graph->next();
+      if (!staging.host)
+        die("imeta-today: staging wait failed");
+      gen::Status s = gen::decode_async_pack(staging, cfg.config, seqs,
+                                             imetaSet.buffers());
+      if (!s.ok)
+        die("step " + std::to_string(step) + ": imeta-today pack: " +
+            s.message);
+      unproven += !s.proven;
+      if (std::string e = graph->replay(staging.used, stream); !e.empty())
+        die(e);
+    });
+    status = gen::decode_async_check(staging, stream);
+    if (!status.ok)
+      die("step " + std::to_string(step) + ": imeta-today kernel: " +
+          status.message);
+    r.eager = timed([&] {
+      CUDA_OK(st.applyJoins(stream));
+      CUDA_OK(st.copyBack(stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      gen::Status s = gen::decode_async(cfg.config, in.build(n, slots, ph),
+                                        eagerHost.buffers());
+      if (!s.ok)
+        die("step " + std::to_string(step) + ": (a): " + s.message);
+      for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
+        const gen::Buffer &h = eagerHost.at(k), &d = eagerDev.at(k);
+        const size_t elem = elemOf(k);
+        for (int32_t b = 0; b < h.buckets; ++b)
+          CUDA_OK(cudaMemcpyAsync(
+              static_cast<char *>(d.data) + b * d.bucket_stride * elem,
+              static_cast<const char *>(h.data) + b * h.bucket_stride * elem,
+              size_t(h.rows[b] * h.width) * elem, cudaMemcpyHostToDevice,
+              stream));
+      }
+    });
+    r.bppBytes = double(bpp.lastBytes());
+    r.joins = double(st.joins().size());
+    if (step % 50 == 0 || step == total - 1)
+      check(step, rc, cfg, st, in, n, bppSet, imetaSet, stream);
+    if (step >= warm)
+      rows.push_back(r);
+    if (step + 1 < total)
+      if (std::string e = st.advance(stream); !e.empty())
+        die(e);
+  }
+  graph.reset();
+  staging.host = staging.host_owned;
+  gen::gpu_staging_destroy(staging);
+  auto med = [&](double Row::*f) {
+    std::vector<double> v;
+    for (const Row &r : rows)
+      v.push_back(r.*f);
+    return median(v);
+  };
+  return {{med(&Row::floor), med(&Row::bpp), med(&Row::bppHost),
+           med(&Row::imeta), med(&Row::eager), med(&Row::bppBytes),
+           med(&Row::joins)},
+          unproven};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const int steps = argc > 1 ? std::atoi(argv[1]) : 500;
+  if (steps < 1)
+    die("usage: imeta-bench-async-step [STEPS >= 1]");
+  bench::exitUnlessDevice();
+  cudaDeviceProp prop;
+  CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+  cudaStream_t stream;
+  CUDA_OK(cudaStreamCreate(&stream));
+  runtime::GraphLaunch empty;
+  bench::captureEmpty(empty, stream);
+  std::printf("decode_async step on request state in device memory, %s: us "
+              "per step, medians of %d steps after 20; every output byte of "
+              "(b'') and imeta-today checked against the CPU routine every "
+              "50 steps\n\n",
+              prop.name, steps);
+  std::printf("| N | nextn | hist | floor | (b'') | (b'') host | imeta-today "
+              "| (a) | (a)/(b'') | imeta/(b'') | (b'') H2D B | joins |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<std::string> notes;
+  for (int32_t n : {64, 256, 1024})
+    for (int32_t nextn : {0, 2})
+      for (int64_t hist : {131072, 4096}) {
+        Result res = run(n, nextn, hist, steps, stream, empty);
+        const Row &r = res.median;
+        std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
+                    "%.1f | %.2f | %.0f | %.0f |\n",
+                    n, nextn, (long long)(hist / 1024), r.floor, r.bpp,
+                    r.bppHost, r.imeta, r.eager, r.eager / r.bpp,
+                    r.imeta / r.bpp, r.bppBytes, r.joins);
+        std::fflush(stdout);
+        if (res.unproven)
+          notes.push_back("N = " + std::to_string(n) + ", nextn = " +
+                          std::to_string(nextn) + ": " +
+                          std::to_string(res.unproven) +
+                          " imeta packs ran the checked dry run");
+      }
+  for (const std::string &note : notes)
+    std::printf("\n%s", note.c_str());
+  std::printf("\n");
+  CUDA_OK(cudaStreamDestroy(stream));
+  return 0;
+}
