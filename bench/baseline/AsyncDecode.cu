@@ -96,28 +96,86 @@ __host__ __device__ void writeSequence(const AsyncDecodeArgs &args, int32_t i,
   }
 }
 
-/// Sum of `x` over the CTA, in every thread.
-__device__ int32_t blockSum(int32_t x) {
-  __shared__ int32_t warps[32];
-  for (int o = 16; o > 0; o /= 2)
+/// Sum of `x` and minimum of `m` over the CTA, in every thread.
+__device__ void blockSumMin(int32_t &x, int32_t &m) {
+  __shared__ int32_t sums[32], mins[32];
+  for (int o = 16; o > 0; o /= 2) {
     x += __shfl_down_sync(0xffffffffu, x, o);
-  if (threadIdx.x % 32 == 0)
-    warps[threadIdx.x / 32] = x;
+    m = min(m, __shfl_down_sync(0xffffffffu, m, o));
+  }
+  if (threadIdx.x % 32 == 0) {
+    sums[threadIdx.x / 32] = x;
+    mins[threadIdx.x / 32] = m;
+  }
   __syncthreads();
-  int32_t sum = 0;
-  for (unsigned w = 0; w < (blockDim.x + 31) / 32; ++w)
-    sum += warps[w];
-  return sum;
+  x = 0;
+  m = kAsyncOk;
+  for (unsigned w = 0; w < (blockDim.x + 31) / 32; ++w) {
+    x += sums[w];
+    m = min(m, mins[w]);
+  }
+}
+
+/// Sequence j's rules, in kAsyncRule order: its failure key, or kAsyncOk;
+/// `q` its q where its slot and drafts are valid.
+__device__ int32_t checkSequence(const AsyncDecodeArgs &a, int32_t j,
+                                 int32_t &q) {
+  const AsyncStateView &st = a.state;
+  const int32_t slot = a.slot[j];
+  const int32_t *rec = recordOf(a, j);
+  auto fail = [&](AsyncRule rule) { return j * kAsyncRules + rule; };
+  q = 1;
+  if (slot < -1 || slot >= st.slots)
+    return fail(kAsyncSlotRange);
+  if (slot < 0)
+    return a.info[j] & 1 ? kAsyncOk : fail(kAsyncSlotNotPh);
+  const int32_t drafts = rec ? rec[kJoinDrafts] : st.num_drafts[slot];
+  const int32_t s = rec ? rec[kJoinComputed] : st.num_computed[slot];
+  const int32_t len = rec ? rec[kJoinBlocks] : st.block_len[slot];
+  if (drafts < 0 || drafts > st.nextn)
+    return fail(kAsyncDrafts);
+  q = 1 + drafts;
+  if (s < 0)
+    return fail(kAsyncComputed);
+  if (s > a.max_model_len - q)
+    return fail(kAsyncModelLen);
+  const int32_t k = s + q, n0 = a.f.ca[0], bc0 = a.f.block_size / n0;
+  if (len < (k / n0 + bc0 - 1) / bc0)
+    return fail(kAsyncShortRow);
+  return kAsyncOk;
 }
 
 /// One CTA per sequence: the q before it (its row start), its join record
 /// into the state (it reads the record itself, so no CTA waits), its fields.
 __global__ void __launch_bounds__(256) asyncDecode(const AsyncDecodeArgs a) {
   const int32_t i = blockIdx.x, t = threadIdx.x, nt = blockDim.x;
-  int32_t before = 0;
+  int32_t start = 0, unused = kAsyncOk;
   for (int32_t j = t; j < i; j += nt)
-    before += seqQ(a, j);
-  const int32_t start = blockSum(before);
+    start += seqQ(a, j);
+  blockSumMin(start, unused);
+  const Resolved v = resolve(a, i);
+  if (v.record)
+    applyJoin(a.state, v.record, t, nt);
+  writeSequence(a, i, v, start, t, nt);
+}
+
+/// The checked shapes: every CTA checks every sequence and sums the q
+/// before its own; where one fails, none writes (CTA 0 the verdict).
+__global__ void __launch_bounds__(256)
+    asyncDecodeChecked(const AsyncDecodeArgs a) {
+  const int32_t i = blockIdx.x, t = threadIdx.x, nt = blockDim.x;
+  int32_t start = 0, first = kAsyncOk;
+  for (int32_t j = t; j < a.f.num_seqs; j += nt) {
+    int32_t q = 1;
+    first = min(first, checkSequence(a, j, q));
+    if (j < i)
+      start += q;
+  }
+  blockSumMin(start, first);
+  if (i == 0 && t == 0)
+    *a.verdict = first;
+  if (first != kAsyncOk)
+    return;
   const Resolved v = resolve(a, i);
   if (v.record)
     applyJoin(a.state, v.record, t, nt);
@@ -126,11 +184,31 @@ __global__ void __launch_bounds__(256) asyncDecode(const AsyncDecodeArgs a) {
 
 } // namespace
 
+const char *imeta::baseline::asyncRuleText(int32_t rule) {
+  switch (rule) {
+  case kAsyncSlotRange:
+    return "R11: -1 <= slot < max_slots";
+  case kAsyncSlotNotPh:
+    return "R11: slot is -1 only for a placeholder";
+  case kAsyncDrafts:
+    return "R11: 0 <= num_drafts <= nextn";
+  case kAsyncComputed:
+    return "R11: num_computed >= 0";
+  case kAsyncModelLen:
+    return "R3: seqlen_k <= max_model_len";
+  case kAsyncShortRow:
+    return "R3: block_table has >= num_blocks entries";
+  default:
+    return "unknown rule";
+  }
+}
+
 AsyncDecode::AsyncDecode(const ref::Config &config,
                          const AsyncStateView &state, int32_t seqs,
-                         int32_t joins)
-    : n(seqs), maxJoins(joins) {
+                         int32_t joins, AsyncShape how)
+    : shape(how), n(seqs), maxJoins(joins) {
   fusedDecodeConfig(config, a.f);
+  a.max_model_len = int32_t(config.maxModelLen);
   a.f.num_seqs = n;
   a.state = state;
   recordsAt = (size_t(2) * n + 3) / 4 * 4;
@@ -141,19 +219,79 @@ AsyncDecode::AsyncDecode(const ref::Config &config,
 AsyncDecode::~AsyncDecode() {
   if (device)
     cudaFree(device);
+  for (int k = 0; k < 2; ++k) {
+    if (mapped[k])
+      cudaFreeHost(mapped[k]);
+    if (mappedDone[k])
+      cudaEventDestroy(mappedDone[k]);
+  }
+}
+
+static std::string cudaFail(const char *what, cudaError_t e) {
+  return std::string("(b''): ") + what + ": " + cudaGetErrorString(e);
 }
 
 std::string AsyncDecode::create(cudaStream_t stream) {
-  if (cudaError_t e = cudaMalloc(&device, capacity))
-    return std::string("(b''): staging: ") + cudaGetErrorString(e);
+  // The staging, then the verdict's word.
+  if (cudaError_t e = cudaMalloc(&device, capacity + 16))
+    return cudaFail("staging", e);
+  a.verdict = reinterpret_cast<int32_t *>(static_cast<char *>(device) +
+                                          capacity);
+  if (shape == AsyncShape::kMappedChecked)
+    return createMapped(stream);
   const int32_t *words = static_cast<const int32_t *>(device);
   a.slot = words;
   a.info = words + n;
   a.records = words + recordsAt;
   return graph.create(device, capacity, stream, [&](cudaStream_t s) {
-    asyncDecode<<<n, 256, 0, s>>>(a);
+    if (shape == AsyncShape::kCopyChecked)
+      asyncDecodeChecked<<<n, 256, 0, s>>>(a);
+    else
+      asyncDecode<<<n, 256, 0, s>>>(a);
     return cudaGetLastError();
   });
+}
+
+std::string AsyncDecode::createMapped(cudaStream_t stream) {
+  for (int k = 0; k < 2; ++k) {
+    if (cudaError_t e = cudaHostAlloc(&mapped[k], capacity,
+                                      cudaHostAllocMapped))
+      return cudaFail("mapped staging", e);
+    if (cudaError_t e = cudaEventCreateWithFlags(&mappedDone[k],
+                                                 cudaEventDisableTiming))
+      return cudaFail("event", e);
+    void *on = nullptr;
+    if (cudaError_t e = cudaHostGetDevicePointer(&on, mapped[k], 0))
+      return cudaFail("mapped staging's device address", e);
+    AsyncDecodeArgs args = a;
+    const int32_t *words = static_cast<const int32_t *>(on);
+    args.slot = words;
+    args.info = words + n;
+    args.records = words + recordsAt;
+    if (std::string e = mappedGraph[k].capture(stream,
+                                               [&](cudaStream_t s) {
+                                                 asyncDecodeChecked<<<n, 256,
+                                                                      0, s>>>(
+                                                     args);
+                                                 return cudaGetLastError();
+                                               });
+        !e.empty())
+      return "(b''): " + e;
+  }
+  return "";
+}
+
+std::string AsyncDecode::verdict(cudaStream_t stream) const {
+  if (cudaError_t e = cudaStreamSynchronize(stream))
+    return cudaFail("step", e);
+  int32_t key = kAsyncOk;
+  if (cudaError_t e = cudaMemcpy(&key, a.verdict, sizeof(key),
+                                 cudaMemcpyDeviceToHost))
+    return cudaFail("verdict", e);
+  if (key == kAsyncOk)
+    return "";
+  return "sequence " + std::to_string(key / kAsyncRules) + ": " +
+         asyncRuleText(key % kAsyncRules);
 }
 
 std::string AsyncDecode::pack(const int32_t *slots, const bool *placeholder,
@@ -161,7 +299,14 @@ std::string AsyncDecode::pack(const int32_t *slots, const bool *placeholder,
   if (int32_t(joins.size()) > maxJoins)
     return "(b''): " + std::to_string(joins.size()) + " joins, room for " +
            std::to_string(maxJoins);
-  host = static_cast<int32_t *>(graph.next());
+  if (shape == AsyncShape::kMappedChecked) {
+    // The buffer's last reader has finished.
+    if (cudaError_t e = cudaEventSynchronize(mappedDone[cur]))
+      return cudaFail("mapped staging wait", e);
+    host = static_cast<int32_t *>(mapped[cur]);
+  } else {
+    host = static_cast<int32_t *>(graph.next());
+  }
   if (!host)
     return "(b''): staging wait failed";
   std::memcpy(host, slots, size_t(n) * 4);
@@ -178,5 +323,12 @@ std::string AsyncDecode::pack(const int32_t *slots, const bool *placeholder,
 }
 
 std::string AsyncDecode::launch(cudaStream_t stream) {
-  return graph.replay(used, stream);
+  if (shape != AsyncShape::kMappedChecked)
+    return graph.replay(used, stream);
+  if (cudaError_t e = mappedGraph[cur].replay(stream))
+    return cudaFail("replay", e);
+  if (cudaError_t e = cudaEventRecord(mappedDone[cur], stream))
+    return cudaFail("event", e);
+  cur ^= 1;
+  return "";
 }

@@ -22,6 +22,11 @@
 //                whose CTAs sum the q before them and write decode_async's
 //                fields from the state by slot; no rule checks); sync;
 //   (b'') host   of it, the host's work before the replay is issued;
+//   chk copy     docs/device-step.md's plan, by hand: (b'') whose CTAs
+//                each also check every sequence's rules and write nothing
+//                when one fails (AsyncShape::kCopyChecked);
+//   chk mapped   the same, its slots read from mapped pinned memory: the
+//                graph one kernel node (AsyncShape::kMappedChecked);
 //   imeta-today  the generated GPU decode_async as it is now (its state
 //                read on the host): the joins' copy + scatter, the state
 //                copied to pinned host memory, sync, the block rows laid
@@ -36,9 +41,11 @@
 // Also printed: (b'')'s host-to-device bytes and the joins per step
 // (medians). Untimed, every 50 steps and at the last: the state copied
 // back, the generated CPU decode_async run on it, and every live output
-// byte of (b'') and imeta-today compared with it (block_tables: each row's
+// byte of each GPU step compared with it (block_tables: each row's
 // num_blocks columns); a difference ends the bench (exit 1) naming the
-// field. imeta-today's kernel status is checked after every step.
+// field. imeta-today's kernel status and the checked shapes' verdicts are
+// read after every step; after the last, each checked shape is given a
+// slot past the state and must name it and leave every output byte.
 //
 // Run (on a GPU machine; exits 77 without one), from generated sources in
 // gen/ (imeta-gen specs/deepinfer_v4.mlir -o gen):
@@ -147,9 +154,50 @@ int32_t smallestRatio(const ref::Config &c) {
 
 /// Untimed: the state copied back, the generated CPU decode_async on it,
 /// and every live byte (b'') and imeta-today wrote compared with its.
+/// The GPU steps' outputs, by name.
+using Runs = std::vector<std::pair<const char *, AsyncSet *>>;
+
+/// Every byte of `set`'s buffers, on the host.
+std::vector<std::vector<char>> snapshot(AsyncSet &set) {
+  std::vector<std::vector<char>> all;
+  for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
+    const gen::Buffer &b = set.at(k);
+    all.emplace_back(size_t(b.bucket_stride) * b.max_buckets * elemOf(k));
+    CUDA_OK(cudaMemcpy(all.back().data(), b.data, all.back().size(),
+                       cudaMemcpyDeviceToHost));
+  }
+  return all;
+}
+
+/// A checked shape given a slot past the state at its last live sequence:
+/// it names that sequence and rule and writes no byte.
+void checkRefusal(const char *name, baseline::AsyncDecode &shape,
+                  AsyncSet &set, bench::AsyncStream &st, int32_t n,
+                  cudaStream_t stream) {
+  std::vector<int32_t> slots(st.slots(), st.slots() + n);
+  int32_t bad = n - 1;
+  while (bad > 0 && slots[size_t(bad)] < 0)
+    --bad;
+  slots[size_t(bad)] = st.host().slots;
+  const auto before = snapshot(set);
+  std::string e = shape.pack(slots.data(), st.placeholders(), {});
+  if (e.empty())
+    e = shape.launch(stream);
+  if (!e.empty())
+    die(e);
+  const std::string got = shape.verdict(stream),
+                    want = "sequence " + std::to_string(bad) + ": " +
+                           baseline::asyncRuleText(baseline::kAsyncSlotRange);
+  if (got != want)
+    die(std::string(name) + ": a slot past the state: '" + got +
+        "', expected '" + want + "'");
+  if (snapshot(set) != before)
+    die(std::string(name) + ": a refused step wrote an output");
+}
+
 void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
            bench::AsyncStream &st, bench::AsyncInputs &in, int32_t n,
-           AsyncSet &bpp, AsyncSet &imeta, cudaStream_t stream) {
+           const Runs &runs, cudaStream_t stream) {
   CUDA_OK(st.copyBack(stream));
   CUDA_OK(cudaStreamSynchronize(stream));
   const gen::Sequences &seqs = in.build(n, st.slots(), st.placeholders());
@@ -173,14 +221,12 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
     const int32_t k = slot >= 0 ? h.num_computed[slot] + q : 1;
     cols.insert(cols.end(), size_t(q), (k / r0 + bc0 - 1) / bc0);
   }
-  const int tables = bpp.find("block_tables");
+  const int tables = runs.front().second->find("block_tables");
   for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
     const gen::Buffer &w = want.begin()[k];
     const std::vector<int64_t> *c = k == tables ? &cols : nullptr;
     const std::vector<char> expect = ref::liveBytes(
         static_cast<const char *>(w.data), w, w, elemOf(k), c);
-    const std::pair<const char *, AsyncSet *> runs[] = {{"(b'')", &bpp},
-                                                        {"imeta-today", &imeta}};
     for (const auto &[name, set] : runs) {
       const gen::Buffer &b = set->at(k);
       std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets *
@@ -203,7 +249,7 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
 }
 
 struct Row {
-  double floor, bpp, bppHost, imeta, eager, bppBytes, joins;
+  double floor, bpp, bppHost, chk, map, imeta, eager, bppBytes, joins;
 };
 
 struct Result {
@@ -222,9 +268,11 @@ Result run(int32_t n, int32_t nextn, int64_t hist, int steps,
   if (std::string e = st.start(stream); !e.empty())
     die(e);
   bench::AsyncInputs in(st.host());
-  AsyncSet bppSet(info()), imetaSet(info()), eagerDev(info()),
-      eagerHost(info());
+  AsyncSet bppSet(info()), chkSet(info()), mapSet(info()), imetaSet(info()),
+      eagerDev(info()), eagerHost(info());
   allocate(bppSet, cfg, n, runtime::Memory::Device);
+  allocate(chkSet, cfg, n, runtime::Memory::Device);
+  allocate(mapSet, cfg, n, runtime::Memory::Device);
   allocate(imetaSet, cfg, n, runtime::Memory::Device);
   allocate(eagerDev, cfg, n, runtime::Memory::Device);
   allocate(eagerHost, cfg, n, runtime::Memory::PinnedHost);
@@ -233,6 +281,18 @@ Result run(int32_t n, int32_t nextn, int64_t hist, int steps,
   bindViews(bpp, bppSet);
   if (std::string e = bpp.create(stream); !e.empty())
     die(e);
+  baseline::AsyncDecode chk(rc, st.device(), n, maxJoins,
+                            baseline::AsyncShape::kCopyChecked),
+      map(rc, st.device(), n, maxJoins, baseline::AsyncShape::kMappedChecked);
+  bindViews(chk, chkSet);
+  bindViews(map, mapSet);
+  for (baseline::AsyncDecode *shape : {&chk, &map})
+    if (std::string e = shape->create(stream); !e.empty())
+      die(e);
+  const Runs runs = {{"(b'')", &bppSet},
+                     {"chk copy", &chkSet},
+                     {"chk mapped", &mapSet},
+                     {"imeta-today", &imetaSet}};
 
   // imeta-today: one pack before the capture, so that the graph launches
   // at the geometry the stage picks (it is the same every step).
@@ -280,6 +340,21 @@ Result run(int32_t n, int32_t nextn, int64_t hist, int steps,
       if (!e.empty())
         die(e);
     });
+    auto checked = [&](baseline::AsyncDecode &shape) {
+      return timed([&] {
+        std::string e = shape.pack(slots, ph, st.joins());
+        if (e.empty())
+          e = shape.launch(stream);
+        if (!e.empty())
+          die(e);
+      });
+    };
+    r.chk = checked(chk);
+    r.map = checked(map);
+    for (baseline::AsyncDecode *shape : {&chk, &map})
+      if (std::string e = shape->verdict(stream); !e.empty())
+        die("step " + std::to_string(step) + ": a checked shape refused: " +
+            e);
     r.imeta = timed([&] {
       CUDA_OK(st.applyJoins(stream));
       CUDA_OK(st.copyBack(stream));
@@ -323,13 +398,15 @@ Result run(int32_t n, int32_t nextn, int64_t hist, int steps,
     r.bppBytes = double(bpp.lastBytes());
     r.joins = double(st.joins().size());
     if (step % 50 == 0 || step == total - 1)
-      check(step, rc, cfg, st, in, n, bppSet, imetaSet, stream);
+      check(step, rc, cfg, st, in, n, runs, stream);
     if (step >= warm)
       rows.push_back(r);
     if (step + 1 < total)
       if (std::string e = st.advance(stream); !e.empty())
         die(e);
   }
+  checkRefusal("chk copy", chk, chkSet, st, n, stream);
+  checkRefusal("chk mapped", map, mapSet, st, n, stream);
   graph.reset();
   staging.host = staging.host_owned;
   gen::gpu_staging_destroy(staging);
@@ -340,8 +417,8 @@ Result run(int32_t n, int32_t nextn, int64_t hist, int steps,
     return median(v);
   };
   return {{med(&Row::floor), med(&Row::bpp), med(&Row::bppHost),
-           med(&Row::imeta), med(&Row::eager), med(&Row::bppBytes),
-           med(&Row::joins)},
+           med(&Row::chk), med(&Row::map), med(&Row::imeta), med(&Row::eager),
+           med(&Row::bppBytes), med(&Row::joins)},
           unproven};
 }
 
@@ -363,9 +440,10 @@ int main(int argc, char **argv) {
               "(b'') and imeta-today checked against the CPU routine every "
               "50 steps\n\n",
               prop.name, steps);
-  std::printf("| N | nextn | hist | floor | (b'') | (b'') host | imeta-today "
-              "| (a) | (a)/(b'') | imeta/(b'') | (b'') H2D B | joins |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
+              "chk mapped | imeta-today | (a) | (a)/(b'') | imeta/(b'') | "
+              "(b'') H2D B | joins |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::vector<std::string> notes;
   for (int32_t n : {64, 256, 1024})
     for (int32_t nextn : {0, 2})
@@ -373,9 +451,9 @@ int main(int argc, char **argv) {
         Result res = run(n, nextn, hist, steps, stream, empty);
         const Row &r = res.median;
         std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
-                    "%.1f | %.2f | %.0f | %.0f |\n",
+                    "%.1f | %.1f | %.1f | %.2f | %.0f | %.0f |\n",
                     n, nextn, (long long)(hist / 1024), r.floor, r.bpp,
-                    r.bppHost, r.imeta, r.eager, r.eager / r.bpp,
+                    r.bppHost, r.chk, r.map, r.imeta, r.eager, r.eager / r.bpp,
                     r.imeta / r.bpp, r.bppBytes, r.joins);
         std::fflush(stdout);
         if (res.unproven)
