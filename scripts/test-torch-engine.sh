@@ -5,7 +5,9 @@
 # TorchScript's): 100 decode steps (growing sequences, joins, finishes)
 # each equal to the evaluator's fields, and a batch that breaks a rule
 # raising the evaluator's message; then test/torch/binding_errors.py
-# (every refusal names its cause, outputs untouched). Python: the
+# (every refusal names its cause, outputs untouched); then
+# test/torch/async_state.py (decode_async on request state tensors equal
+# to the evaluator's fields, its refusals). Python: the
 # $IMETA_PYTHON, else scripts/install-torch.sh's environment, else python3,
 # whichever imports torch; none does: exit 77 (skipped, said so).
 # Usage: test-torch-engine.sh BUILD_DIR SOURCE_DIR
@@ -38,3 +40,11 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
 # The binding's refusals, through both classes.
 "$py" "$src/test/torch/binding_errors.py" --gen "$work/gen" \
   --build-dir "$work/ext"
+# Request state through the binding: decode_async's own binding.
+rm -rf "$work/gen-async"
+"$build/tools/imeta-gen/imeta-gen" "$src/specs/deepinfer_v4.mlir" \
+  --paths decode_async --torch -o "$work/gen-async"
+IMETA_CACHE_DIR="$build/test/compile-cache" \
+"$py" "$src/test/torch/async_state.py" --gen "$work/gen-async" \
+  --build-dir "$work/ext-async" \
+  --imeta-run "$build/tools/imeta-run/imeta-run"

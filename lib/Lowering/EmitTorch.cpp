@@ -82,7 +82,8 @@ void TorchEmitter::emitPrologue(CodeStream &cs) {
   cs.line("#include <torch/extension.h>");
   cs.line("#endif");
   for (const char *header :
-       {"algorithm", "climits", "cstdint", "map", "string", "vector"})
+       {"algorithm", "climits", "cstdint", "map", "string", "type_traits",
+        "vector"})
     cs.line("#include <{0}>", header);
   cs.blank();
   cs.line("namespace g = {0};", L.ns());
@@ -137,8 +138,6 @@ void TorchEmitter::emitReadConfig(CodeStream &cs) {
 void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.line("void readInputs(StepInputs &in) {");
   // The batch's size: the first one-value-a-sequence input given.
-  // (Request state, one value a slot, is not taken by the binding yet: a
-  // path that needs it says so, naming the missing key.)
   for (const InputDecl &input : L.inputs())
     if (input.kind == InputKind::kValue)
       cs.line("  in.countFrom(\"{0}\");", input.name);
@@ -148,8 +147,21 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.line("  const at::Tensor *t = nullptr;");
   for (const InputDecl &input : L.inputs()) {
     StringRef n = input.name;
-    if (input.isState())
+    if (input.isState()) {
+      // Request state: one value (a list: a row) a slot of its slot input.
+      StringRef slot = *input.op.getSlot();
+      if (input.isList())
+        cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = "
+                "in.slotRows(*t, \"{0}\", in.seqs.{0}_offsets, "
+                "in.seqs.{1}_slots, \"{1}\");",
+                n, slot);
+      else
+        cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = "
+                "in.slotValues<{2}>(*t, \"{0}\", in.seqs.{1}_slots, "
+                "\"{1}\");",
+                n, slot, input.elemType());
       continue;
+    }
     if (input.isList()) {
       cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = in.list(*t, "
               "\"{0}\", in.seqs.{0}_offsets);",
@@ -174,8 +186,6 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
   cs.line("  return false");
   for (const InputDecl &input : L.inputs()) {
     StringRef n = input.name;
-    if (input.isState())
-      continue;
     cs.line("      || n == \"{0}\"", n);
     if (input.isList())
       cs.line("      || n == \"{0}_offsets\"", n);

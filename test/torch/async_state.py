@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Request state through the PyTorch binding (ctest torch-engine, on the
+CPU): decode_async of specs/deepinfer_v4.mlir (SPEC-async.md) reads each
+sequence's inputs from state tensors at its slot. On random request state
+and slotted batches (placeholders, slot -1 padding) every field equals the
+evaluator's on the same batch file; a batch that breaks R11 raises the
+evaluator's message, and state tensors that disagree on the number of
+slots, or a state list without its offsets, are refused by name; each
+refusal leaves the out tensors untouched.
+
+  async_state.py --gen DIR --build-dir DIR --imeta-run PATH
+
+DIR holds `imeta-gen specs/deepinfer_v4.mlir --paths decode_async --torch
+-o DIR`.
+"""
+import argparse
+import os
+import random
+import sys
+
+import torch
+import torch.utils.cpp_extension as cpp_extension
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "examples", "torch-engine"))
+import engine as E  # noqa: E402
+
+NEXTN = 2
+CONFIG = dict(E.CONFIG, nextn=NEXTN)
+BOOL_OUTPUTS = E.BOOL_OUTPUTS
+
+
+def build(gen, build_dir):
+    module = cpp_extension.load(
+        name="imeta_deepinfer_v4_async",
+        sources=[os.path.join(gen, "deepinfer_v4_torch.cpp"),
+                 os.path.join(gen, "deepinfer_v4.cpp")],
+        extra_cflags=["-O1", "-DIMETA_TORCH_PYTHON"],
+        extra_include_paths=[gen], build_directory=build_dir)
+    return module.DecodeAsync
+
+
+def random_state(rng, slots):
+    """Request state of `slots` slots, each row long enough for its k."""
+    state = {"num_computed": [], "last_token": [], "num_drafts": [],
+             "draft_tokens": [], "state_id": [], "block_table": []}
+    for _ in range(slots):
+        s, d = rng.randint(0, 3000), rng.randint(0, NEXTN)
+        blocks = -(-(s + 1 + d) // CONFIG["block_size"]) + rng.randint(0, 2)
+        state["num_computed"].append(s)
+        state["last_token"].append(rng.randint(0, 10**5))
+        state["num_drafts"].append(d)
+        state["draft_tokens"].append([rng.randint(0, 10**5)
+                                      for _ in range(NEXTN)])
+        state["state_id"].append(rng.randint(0, 64))
+        state["block_table"].append([rng.randint(0, 10**4)
+                                     for _ in range(blocks)])
+    return state
+
+
+def random_batch(rng, slots):
+    """Distinct slots, some placeholders, trailing slot -1 padding."""
+    n = rng.randint(1, slots)
+    seqs = [{"slot": s, "is_placeholder": rng.random() < 0.15}
+            for s in rng.sample(range(slots), n)]
+    seqs += [{"slot": -1, "is_placeholder": True}
+             for _ in range(rng.randint(0, 3))]
+    return seqs
+
+
+def tensors(state, seqs):
+    """The binding's inputs: per sequence, then state by input name."""
+    i32 = lambda v: torch.tensor(v, dtype=torch.int32)
+    rows = lambda rs: (i32([v for r in rs for v in r]),
+                       torch.tensor([0] + [sum(len(r) for r in rs[:k + 1])
+                                           for k in range(len(rs))],
+                                    dtype=torch.int64))
+    drafts, drafts_off = rows(state["draft_tokens"])
+    blocks, blocks_off = rows(state["block_table"])
+    return {"slot": i32([s["slot"] for s in seqs]),
+            "is_placeholder": torch.tensor([s["is_placeholder"] for s in seqs],
+                                           dtype=torch.bool),
+            "num_computed": i32(state["num_computed"]),
+            "slot_last_token": i32(state["last_token"]),
+            "num_drafts": i32(state["num_drafts"]),
+            "slot_state_id": i32(state["state_id"]),
+            "slot_draft_tokens": drafts,
+            "slot_draft_tokens_offsets": drafts_off,
+            "slot_block_table": blocks,
+            "slot_block_table_offsets": blocks_off}
+
+
+def batch_file(state, seqs):
+    config = dict(CONFIG, force_load_balance=False, **E.LISTS)
+    return {"config": config, "state": state, "sequences": seqs}
+
+
+def refused(what, meta, outs, inputs, *fragments):
+    """plan(inputs) raises ValueError with every fragment; outs untouched."""
+    before = {n: t.clone() for n, t in outs.items()}
+    try:
+        meta.plan(inputs)
+    except ValueError as e:
+        message = str(e).splitlines()[0]
+        for f in fragments:
+            if f not in message:
+                sys.exit(f"{what}: the message lacks '{f}': {message}")
+    else:
+        sys.exit(f"{what}: plan() raised nothing")
+    for n, t in outs.items():
+        if not torch.equal(t, before[n]):
+            sys.exit(f"{what}: out tensor '{n}' was written")
+    return message
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--imeta-run", required=True)
+    ap.add_argument("--batches", type=int, default=40)
+    args = ap.parse_args()
+    cls = build(args.gen, args.build_dir)
+    rng = random.Random(32)
+    slots = 12
+    meta = cls(CONFIG, E.LISTS, "cpu", 16, 0)
+    names = meta.outputs()
+
+    # Out tensors at the widest batch: every slot, every draft, long rows.
+    widest = random_state(random.Random(0), slots)
+    widest["num_drafts"] = [NEXTN] * slots
+    widest["num_computed"] = [3000] * slots
+    widest["block_table"] = [[0] * 30 for _ in range(slots)]
+    wide_seqs = [{"slot": s, "is_placeholder": False} for s in range(slots)]
+    wide_seqs += [{"slot": -1, "is_placeholder": True}] * 3
+    outs = E.out_tensors(meta.shape(tensors(widest, wide_seqs)), "cpu",
+                         fill=-7)
+    meta.bind_outputs(outs)
+
+    for b in range(args.batches):
+        state, seqs = random_state(rng, slots), random_batch(rng, slots)
+        rows = meta.plan(tensors(state, seqs))
+        want, error = E.evaluate(args.imeta_run,
+                                 batch_file(state, seqs), "decode_async")
+        if error:
+            sys.exit(f"batch {b}: the evaluator refused it: {error}")
+        E.compare(b, E.fields(names, outs, rows, meta.ratios()), want)
+    print(f"decode_async through the binding: {args.batches} batches of "
+          "random request state equal the evaluator's fields")
+
+    state, seqs = random_state(rng, slots), random_batch(rng, slots)
+    meta.plan(tensors(state, seqs))
+    # R11: num_drafts past nextn at the second sequence's slot.
+    bad = [{"slot": 1, "is_placeholder": False},
+           {"slot": 0, "is_placeholder": False}]
+    broken = dict(state, num_drafts=list(state["num_drafts"]))
+    broken["num_drafts"][0] = NEXTN + 1
+    want = E.evaluate(args.imeta_run, batch_file(broken, bad),
+                      "decode_async")[1]
+    if not want:
+        sys.exit("R11 batch: the evaluator accepted it")
+    got = refused("R11 batch", meta, outs, tensors(broken, bad))
+    if got != want:
+        sys.exit(f"R11 batch: the binding says\n  {got}\nthe evaluator\n"
+                 f"  {want}")
+    inputs = tensors(state, seqs)
+    refused("short state", meta, outs,
+            dict(inputs, num_drafts=inputs["num_drafts"][:-1]),
+            "state 'num_drafts'", f"{slots - 1} slots", f"has {slots}", "R11")
+    refused("state list without offsets", meta, outs,
+            {k: v for k, v in inputs.items()
+             if k != "slot_block_table_offsets"},
+            "state 'slot_block_table'", "needs 'slot_block_table_offsets'")
+    refused("slot past the state", meta, outs,
+            dict(inputs, slot=torch.full_like(inputs["slot"], slots)),
+            "sequence 0", "outside [-1, 12)", "R11")
+    print(f"decode_async refusals: the evaluator's R11 message ({want}); "
+          "state arrays of different slot counts and a state list without "
+          "offsets named; out tensors untouched")
+
+
+if __name__ == "__main__":
+    main()
