@@ -16,14 +16,17 @@
 extern "C" {
 /// One config parameter or input: `count` values (a scalar has one; an
 /// input one per sequence; a list input its values with num_seqs + 1
-/// `offsets`, the last equal to `count`). The driver refuses a value
-/// outside int32 and a count that does not match, as the evaluator's
-/// parser words it; it never narrows a value.
+/// `offsets`, the last equal to `count`; request state one value a slot,
+/// or a list's values with `num_offsets` = slots + 1 `offsets`). The
+/// driver refuses a value outside int32 and a count that does not match,
+/// as the evaluator's parser words it; it never narrows a value.
 struct imeta_value {
   const char *name;
   const int64_t *data;
   int64_t count;
   const int64_t *offsets;
+  /// Entries of `offsets` (read for request state; 0 where not given).
+  int64_t num_offsets;
 };
 
 /// Runs path `path` on the batch (on the device if `gpu` and the driver

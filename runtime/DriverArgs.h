@@ -23,15 +23,17 @@ class DriverArgs {
 public:
   /// A config parameter: one value, or a ratio set's or list's values.
   void config(std::string name, std::vector<int64_t> values) {
-    add(configs, std::move(name), std::move(values), nullptr);
+    add(configs, std::move(name), std::move(values), nullptr, 0);
   }
   /// An input: one value per sequence, or a list input's values with its
-  /// num_seqs + 1 offsets.
+  /// num_seqs + 1 offsets (request state: one value a slot, or a list's
+  /// values with slots + 1 offsets).
   void input(std::string name, std::vector<int64_t> values,
              std::vector<int64_t> offsets = {}) {
+    const int64_t entries = int64_t(offsets.size());
     const int64_t *offs =
         offsets.empty() ? nullptr : keep(std::move(offsets));
-    add(inputs, std::move(name), std::move(values), offs);
+    add(inputs, std::move(name), std::move(values), offs, entries);
   }
   /// Rows per bucket of every output buffer (0: the rows each needs);
   /// outputs with a declared fill print up to it.
@@ -55,10 +57,11 @@ private:
     return store.emplace_back(std::move(values)).data();
   }
   void add(std::vector<imeta_value> &to, std::string name,
-           std::vector<int64_t> values, const int64_t *offsets) {
+           std::vector<int64_t> values, const int64_t *offsets,
+           int64_t numOffsets) {
     const char *n = names.emplace_back(std::move(name)).c_str();
     int64_t count = int64_t(values.size());
-    to.push_back({n, keep(std::move(values)), count, offsets});
+    to.push_back({n, keep(std::move(values)), count, offsets, numOffsets});
   }
 
   std::vector<imeta_value> configs, inputs;

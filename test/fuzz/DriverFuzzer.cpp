@@ -100,20 +100,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (in.byte() % 4 == 0)
       continue;
     std::vector<int64_t> *v = values(in.byte() % 5);
-    config.push_back({name, v->data(), int64_t(v->size()), nullptr});
+    config.push_back({name, v->data(), int64_t(v->size()), nullptr, 0});
   }
   for (const char *name : kScalarInputs) {
     if (in.byte() % 4 == 0)
       continue;
     int64_t count = in.byte() % 3 == 0 ? in.byte() % 9 : numSeqs;
     std::vector<int64_t> *v = values(count < 0 ? 0 : count);
-    inputs.push_back({name, v->data(), int64_t(v->size()), nullptr});
+    inputs.push_back({name, v->data(), int64_t(v->size()), nullptr, 0});
   }
   for (const char *name : kListInputs) {
     if (in.byte() % 4 == 0)
       continue;
     std::vector<int64_t> *v = values(in.byte() % 24);
     const int64_t *offsets = nullptr;
+    int64_t entries = 0;
     if (in.byte() % 5 != 0) {
       std::vector<int64_t> &o = store.emplace_back();
       int64_t n = numSeqs < 0 ? 0 : numSeqs;
@@ -126,8 +127,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (exact)
         o.back() = int64_t(v->size());
       offsets = o.data();
+      entries = int64_t(o.size());
     }
-    inputs.push_back({name, v->data(), int64_t(v->size()), offsets});
+    inputs.push_back({name, v->data(), int64_t(v->size()), offsets, entries});
   }
   const char *json = nullptr, *error = nullptr;
   imeta_driver_run(path, numSeqs, config.data(), int(config.size()),
