@@ -56,10 +56,10 @@ def out_tensors(shapes, device, fill=None):
     return outs
 
 
-def build(gen_dir, device, build_dir, torchscript=False):
+def build(gen_dir, device, build_dir, torchscript=False, path="DecodeZos"):
     """Builds the binding with torch's extension machinery and loads it:
-    the path's class as the Python module's (pybind11, cheaper to call),
-    or as TorchScript's torch.classes (the same object and methods)."""
+    class `path` as the Python module's (pybind11, cheaper to call), or as
+    TorchScript's torch.classes (the same object and methods)."""
     sources = [os.path.join(gen_dir, "deepinfer_v4_torch.cpp"),
                os.path.join(gen_dir, "deepinfer_v4.cpp")]
     flags = ["-O2", "-DIMETA_TORCH_PYTHON"]
@@ -75,8 +75,8 @@ def build(gen_dir, device, build_dir, torchscript=False):
         extra_cflags=flags, extra_include_paths=[gen_dir],
         build_directory=build_dir, **kwargs)
     if torchscript:
-        return torch.classes.imeta_deepinfer_v4.DecodeZos
-    return module.DecodeZos
+        return getattr(torch.classes.imeta_deepinfer_v4, path)
+    return getattr(module, path)
 
 
 class Scheduler:

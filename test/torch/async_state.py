@@ -19,7 +19,6 @@ import random
 import sys
 
 import torch
-import torch.utils.cpp_extension as cpp_extension
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "examples", "torch-engine"))
@@ -28,16 +27,6 @@ import engine as E  # noqa: E402
 NEXTN = 2
 CONFIG = dict(E.CONFIG, nextn=NEXTN)
 BOOL_OUTPUTS = E.BOOL_OUTPUTS
-
-
-def build(gen, build_dir):
-    module = cpp_extension.load(
-        name="imeta_deepinfer_v4_async",
-        sources=[os.path.join(gen, "deepinfer_v4_torch.cpp"),
-                 os.path.join(gen, "deepinfer_v4.cpp")],
-        extra_cflags=["-O1", "-DIMETA_TORCH_PYTHON"],
-        extra_include_paths=[gen], build_directory=build_dir)
-    return module.DecodeAsync
 
 
 def random_state(rng, slots):
@@ -120,7 +109,7 @@ def main():
     ap.add_argument("--imeta-run", required=True)
     ap.add_argument("--batches", type=int, default=40)
     args = ap.parse_args()
-    cls = build(args.gen, args.build_dir)
+    cls = E.build(args.gen, "cpu", args.build_dir, path="DecodeAsync")
     rng = random.Random(32)
     slots = 12
     meta = cls(CONFIG, E.LISTS, "cpu", 16, 0)
