@@ -29,8 +29,10 @@ struct imeta_value {
   int64_t num_offsets;
 };
 
-/// Runs path `path` on the batch (on the device if `gpu` and the driver
-/// was built with -DIMETA_DRIVER_CUDA): 0 and `*json` the field file, or
+/// Runs path `path` on the batch (on the device if `gpu` is 1 and the
+/// driver was built with -DIMETA_DRIVER_CUDA; if 2, on the CPU with a GPU
+/// path's host stage run as its device stage runs it, one lane: a test of
+/// that stage without a GPU): 0 and `*json` the field file, or
 /// nonzero and `*error` the message. Both stay valid until the next call.
 /// `capacity`: rows per bucket of every output buffer, at least the rows
 /// it needs (0: exactly those); an output with a declared fill prints its

@@ -9,6 +9,7 @@
 
 #include "lib/Lowering/CppEmitter.h"
 #include "lib/Lowering/EmitCuda.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/EmitDriver.h"
 #include "lib/Lowering/EmitFill.h"
 #include "lib/Lowering/EmitHeader.h"
@@ -76,6 +77,7 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
           if (failed(host.emitEntry(cs, plan)))
             return failure();
           host.emitPublicEntries(cs, plan);
+          DeviceStageEmitter(layout, st).emitMessage(cs, plan);
         }
         return success();
       })))

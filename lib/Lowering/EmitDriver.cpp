@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitDriver.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -177,6 +178,18 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
   std::string bufs = L.buffersName(plan);
   std::string table = "g::k" + L.pascal(p) + "Outputs";
   cs.line("  if (!std::strcmp(path, \"{0}\")) {{", p);
+  // gpu == 2: on the CPU, the host stage run as the device stage runs it.
+  if (DeviceStageEmitter::hasStage(L, plan))
+    cs.line("    if (gpu == 2) rc = runCpu<g::{0}>(in, {1}, [](const "
+            "g::Config &c, const g::Sequences &s, g::{0} &o) {{ return "
+            "g::{2}_staged(c, s, o, false); }, [](const g::Config &c, const "
+            "g::Sequences &s, g::{0} &o, g::FillMode m) {{ return "
+            "g::{2}_staged(c, s, o, true, m); }); else",
+            bufs, table, p);
+  else
+    cs.line("    if (gpu == 2) {{ g_error = \"path '{0}' has no device "
+            "stage: {1}\"; rc = 1; } else",
+            p, escape(DeviceStageEmitter::blocker(L, plan)));
   if (PathOp(plan.path).getTarget() == Target::gpu) {
     cs.line("#ifdef IMETA_DRIVER_CUDA");
     cs.line("    if (gpu) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "

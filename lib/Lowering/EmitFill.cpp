@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitFill.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -73,6 +74,9 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   );
   cs.raw(
 #include "lib/Lowering/IntegerOps.text.inc"
+  );
+  cs.raw(
+#include "lib/Lowering/DeviceStage.text.inc"
   );
   ArrayRef<FlatSymbolRefAttr> sets = st.names().ratioSets();
   cs.line("/// Ratio sets by id: {0}.",
@@ -278,15 +282,22 @@ LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
           PathOp(plan.path).getSymName());
   cs.line("/// `pk` (a GPU stage's), the arrays the kernel reads are written "
           "into its staging.");
+  cs.line("/// `staged`: the host stage run as the device runs it "
+          "(`{0}_stage`, serially).",
+          PathOp(plan.path).getSymName());
   cs.line("Status {0}_prepare(const Config &config, const Sequences &seqs, "
           "{1} &out, bool fill, {0}_host &H, FillMode mode = "
-          "FillMode::kAuto, Packer *pk = nullptr);",
+          "FillMode::kAuto, Packer *pk = nullptr, bool staged = false);",
           PathOp(plan.path).getSymName(), L.buffersName(plan));
+  if (DeviceStageEmitter::hasStage(L, plan))
+    cs.line("std::string {0}_stage_message(const {1} &c, uint64_t key, "
+            "const ErrorRecord &rec);",
+            PathOp(plan.path).getSymName(), L.ctxName(plan));
   cs.blank();
   for (const RowSpace &space : plan.rowSpaces)
     if (failed(emitSpaceFill(cs, plan, space)))
       return failure();
-  return success();
+  return DeviceStageEmitter(L, st).emitStage(cs, plan);
 }
 
 /// One fused function per row space: every rows field of the space, at

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitHeader.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -130,6 +131,18 @@ void HeaderEmitter::emitPathApi(CodeStream &cs, const PathPlan &plan) {
   cs.line("/// the CPU. On error nothing has been written.");
   cs.line("Status {0}(const Config &config, const Sequences &seqs, {1} "
           "&out, FillMode mode = FillMode::kAuto);",
+          PathOp(plan.path).getSymName(), L.buffersName(plan));
+  if (!DeviceStageEmitter::hasStage(L, plan))
+    return;
+  cs.line("/// As `{0}`, with the host stage run on the CPU as the GPU "
+          "step's device",
+          PathOp(plan.path).getSymName());
+  cs.line("/// stage runs it (one lane): a test of the device stage's "
+          "checks and values.");
+  cs.line("/// `fill` false: the shapes only, as `{0}_shape`.",
+          PathOp(plan.path).getSymName());
+  cs.line("Status {0}_staged(const Config &config, const Sequences &seqs, "
+          "{1} &out, bool fill, FillMode mode = FillMode::kAuto);",
           PathOp(plan.path).getSymName(), L.buffersName(plan));
 }
 

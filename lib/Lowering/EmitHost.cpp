@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitHost.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Transforms/HostPasses.h"
 
 #include <set>
@@ -707,14 +708,8 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
       if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
         return failure();
       cs.line("slot[j] = {0}({1});", L.hostElem(field), results[0]);
-    } else {
-      if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
-        return failure();
-      if (results.size() == 1)
-        cs.line("*slot = {0}({1});", L.hostElem(field), results[0]);
-      else
-        for (auto [k, v] : llvm::enumerate(results))
-          cs.line("slot[{0}] = {1}({2});", k, L.hostElem(field), v);
+    } else if (failed(emitValueStores(cs, L, st, field, scope))) {
+      return failure();
     }
     cs.line("return true;");
   }
@@ -885,7 +880,7 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   CodeStream::Scope fn(cs, formatv("Status detail::{0}_prepare(const Config "
                                    "&config, const Sequences &seqs, {1} "
                                    "&out, bool fill, {0}_host &H, FillMode "
-                                   "mode, Packer *pk)",
+                                   "mode, Packer *pk, bool staged)",
                                    path, bufs)
                                .str());
   cs.line("H.reset();");
@@ -899,9 +894,17 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   cs.line("// Host stage.");
   emitHostArrays(cs, plan);
   emitHostReadsGuard(cs, plan);
+  std::optional<CodeStream::Scope> hostSteps;
+  if (DeviceStageEmitter::hasStage(L, plan)) {
+    emitStagedSteps(cs, plan);
+    hostSteps.emplace(cs, "else");
+  } else {
+    cs.line("(void)staged;  // no device stage (EmitDeviceStage.h)");
+  }
   if (failed(emitHostSteps(cs, plan)))
     return failure();
   emitRowStarts(cs, plan);
+  hostSteps.reset();
   emitColumnChecks(cs, plan);
   if (failed(emitRangeProof(cs, plan)))
     return failure();
@@ -911,6 +914,34 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   cs.line("ok.proven = c.proven;");
   cs.line("return ok;");
   return success();
+}
+
+/// `staged`: the path's device stage on one lane instead of the host
+/// steps and row starts (the CPU's test of what the device runs).
+void HostEmitter::emitStagedSteps(CodeStream &cs, const PathPlan &plan) {
+  std::string path = PathOp(plan.path).getSymName().str();
+  CodeStream::Scope s(cs, "if (staged)");
+  for (const RowSpace &space : plan.rowSpaces) {
+    std::string name = FieldOp(space.count).getSymName().str();
+    cs.line("H.rowstart_{0} = stage_array(H.rv_{0}, size_t({1}) * (N + 1), "
+            "nullptr);",
+            name, L.numBuckets(FieldOp(space.count).getRatiosAttr()));
+    cs.line("c.rowstart_{0} = H.rowstart_{0};", name);
+  }
+  cs.line("SerialLanes ln;");
+  cs.line("if (!{0}_stage(c, ln)) return failure({0}_stage_message(c, "
+          "ln.best, ln.rec));",
+          path);
+  // The values the context holds, where the later host code reads them.
+  for (Operation *op : plan.needed) {
+    if (!L.isHostValue(op) || !L.inContext(op))
+      continue;
+    std::string n = L.numBuckets(getRatios(op));
+    if (L.hostWidth(op) != "1")
+      n += " * " + L.hostWidth(op);
+    cs.line("for (int64_t k = 0; k < {0}; ++k) H.h_{1}[k] = {2}(c.h_{1}[k]);",
+            n, symName(op), L.hostElem(op));
+  }
 }
 
 /// The host-stage arrays; on a GPU stage, those its kernel reads in the
@@ -1180,7 +1211,8 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   bool resolving = plan.path->hasAttr(kResolvedByAttr);
   CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
                                    "&config, const Sequences &{2}, {1} "
-                                   "&out, bool fill, FillMode mode)",
+                                   "&out, bool fill, FillMode mode, bool "
+                                   "staged = false)",
                                    path, bufs, resolving ? "given" : "seqs")
                                .str());
   if (resolving) {
@@ -1191,7 +1223,9 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
     cs.line("const Sequences &seqs = resolved.seqs;");
   }
   cs.line("{0}_host H;", path);
-  cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode);", path);
+  cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode, "
+          "nullptr, staged);",
+          path);
   cs.line("if (!st.ok || !fill) return st;");
   for (const InputDecl &in : L.inputs())
     if (in.isResident())
@@ -1270,6 +1304,11 @@ void HostEmitter::emitPublicEntries(CodeStream &cs, const PathPlan &plan) {
           "&out, FillMode mode) {{ return run_{0}(config, seqs, out, true, "
           "mode); }",
           path, L.buffersName(plan));
+  if (DeviceStageEmitter::hasStage(L, plan))
+    cs.line("Status {0}_staged(const Config &config, const Sequences &seqs, "
+            "{1} &out, bool fill, FillMode mode) {{ return run_{0}(config, "
+            "seqs, out, fill, mode, true); }",
+            path, L.buffersName(plan));
   cs.blank();
 }
 

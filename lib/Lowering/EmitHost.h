@@ -72,6 +72,7 @@ private:
   // The parts of emitEntry, in the order they print.
   void emitOutputTable(CodeStream &cs, const PathPlan &plan);
   mlir::LogicalResult emitPrepare(CodeStream &cs, const PathPlan &plan);
+  void emitStagedSteps(CodeStream &cs, const PathPlan &plan);
   void emitHostArrays(CodeStream &cs, const PathPlan &plan);
   void emitHostArray(CodeStream &cs, mlir::Operation *op, bool onDevice);
   static bool hasLateWidth(mlir::Operation *op);

@@ -129,9 +129,9 @@ public:
   std::string fail(StringRef kind, Operation *op, StringRef value,
                    StringRef length) override {
     std::string record =
-        formatv("imeta_fail(c.err, {0}, {1}, {2}, {3}, {4}, {5}, {6}, {7})",
+        formatv("{8}, {0}, {1}, {2}, {3}, {4}, {5}, {6}, {7})",
                 kind, st.site(op), s.ownerId, s.seq, s.globalRow, value,
-                failRatioArgs(st, s), length)
+                failRatioArgs(st, s), length, s.failCall)
             .str();
     if (!s.deferFailures.empty())
       return formatv("{ {0}; {1} = true; }", record, s.deferFailures).str();

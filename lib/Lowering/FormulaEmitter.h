@@ -95,6 +95,9 @@ struct FormulaScope {
   std::string bucket = "b";        ///< index of the point's ratio in it
   std::string ratio = "n";         ///< the ratio value
   std::string seq = "-1", row = "-1", globalRow = "-1", col = "-1";
+  /// How a failure is recorded: the call up to its first argument. A
+  /// device stage's lanes each keep their own record (`imeta_note(&tr`).
+  std::string failCall = "imeta_fail(c.err";
   /// In a fill function: `I`/`kChk` are in scope; each list input X has
   /// the sequence's elements at `lb_X` and their count in `ll_X`, each
   /// other input its value at `si_X`, each unbucketed seq field its value

@@ -10,7 +10,9 @@
 // (out of int32, negative), which the driver must refuse in the same words.
 // Some seeds, and a test of their own, are decode_async batches (request
 // state read at each sequence's slot, SPEC-async.md), their `state` object
-// changed like the rest.
+// changed like the rest. A GPU path with a device stage runs a third
+// time, its host stage as the device runs it (one lane): the CPU run's
+// exact text.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,12 +74,21 @@ Answer evaluator(SpecOp spec, PathOp path, const Batch &batch) {
   return a;
 }
 
-Answer driver(const runtime::DriverArgs &args, PathOp path, size_t numSeqs) {
+/// `gpu` 2: on the CPU with a GPU path's host stage run as its device
+/// stage runs it (one lane).
+Answer driver(const runtime::DriverArgs &args, PathOp path, size_t numSeqs,
+              int gpu = 0) {
   Answer a;
   std::string name = path.getSymName().str();
-  a.ok = args.run(imeta_driver_run, name.c_str(), int32_t(numSeqs),
-                  /*gpu=*/0, a.text) == 0;
+  a.ok = args.run(imeta_driver_run, name.c_str(), int32_t(numSeqs), gpu,
+                  a.text) == 0;
   return a;
+}
+
+/// Whether the driver's answer is that `path` has no device stage.
+bool noStage(const Answer &a, PathOp path) {
+  return !a.ok && llvm::StringRef(a.text).starts_with(
+                      ("path '" + path.getSymName() + "' has no ").str());
 }
 
 /// The first line where `a` and `b` differ, each cut to 200 characters.
@@ -124,6 +135,23 @@ bool tooLarge(const Answer &a) {
 struct Tally {
   int accepted = 0, sameError = 0, otherFirstFailure = 0, tooLargeForATool = 0,
       unparsed = 0;
+  /// Runs of a GPU path's device stage (one lane) that gave the CPU run's
+  /// exact answer, field files and refusals.
+  int stagedAccepted = 0, stagedRefused = 0;
+
+  /// The device stage's run must answer exactly as the host stage's.
+  void staged(const std::string &context, const Answer &got,
+              const Answer &cpu, const llvm::json::Value &json) {
+    ASSERT_EQ(got.ok, cpu.ok)
+        << context << ": host stage '" << (cpu.ok ? "accepts" : cpu.text)
+        << "', device stage '" << (got.ok ? "accepts" : got.text)
+        << "'; batch " << llvm::formatv("{0}", json).str();
+    ASSERT_TRUE(got.text == cpu.text)
+        << context << ": host stage and device stage differ, "
+        << firstDifference(got.text, cpu.text) << "; batch "
+        << llvm::formatv("{0}", json).str();
+    ++(got.ok ? stagedAccepted : stagedRefused);
+  }
 
   /// Both refused the batch (changed `changes` times). The driver names
   /// the evaluator's failure; or another failure the batch also has, met
@@ -224,6 +252,11 @@ void agree(SpecOp spec, uint64_t seed, llvm::json::Value json, int changes,
         continue;
       }
       Answer got = driver(*raw, path, n);
+      if (Answer st = driver(*raw, path, n, 2); !noStage(st, path)) {
+        tally.staged(context, st, got, json);
+        if (testing::Test::HasFatalFailure())
+          return;
+      }
       ASSERT_FALSE(got.ok) << context << ": the evaluator refuses the batch ('"
                            << want.text << "'), the driver accepts it; batch "
                            << llvm::formatv("{0}", json).str();
@@ -233,6 +266,12 @@ void agree(SpecOp spec, uint64_t seed, llvm::json::Value json, int changes,
     runtime::DriverArgs args = toDriverArgs(spec, *batch);
     Answer want = evaluator(spec, path, *batch);
     Answer got = driver(args, path, batch->sequences.size());
+    if (Answer st = driver(args, path, batch->sequences.size(), 2);
+        !noStage(st, path)) {
+      tally.staged(context, st, got, json);
+      if (testing::Test::HasFatalFailure())
+        return;
+    }
     // A batch too large for either tool to hold (a column count near
     // INT32_MAX) is refused by each in its own words.
     if (tooLarge(want) || tooLarge(got)) {
@@ -293,12 +332,18 @@ TEST(BackendAgreement, EvaluatorAndGeneratedDriverGiveTheSameText) {
   EXPECT_GT(tally.sameError, seeds * 5 / 6);
   EXPECT_LT(tally.otherFirstFailure * 20, tally.sameError);
   EXPECT_LT(tally.unparsed, seeds / 4);
+  // The device stages (decode, decode_zos, decode_varlen and the GPU
+  // prompt paths) ran on accepted and on refused batches alike.
+  EXPECT_GT(tally.stagedAccepted, seeds);
+  EXPECT_GT(tally.stagedRefused, seeds / 2);
   std::printf("%d field files equal, %d refusals in the same words, %d "
               "refusals naming another failure of the batch, %d "
               "too large for a tool to hold, %d files the driver's C ABI "
-              "cannot carry\n",
+              "cannot carry; device stage == host stage on %d field files "
+              "and %d refusals\n",
               tally.accepted, tally.sameError, tally.otherFirstFailure,
-              tally.tooLargeForATool, tally.unparsed);
+              tally.tooLargeForATool, tally.unparsed, tally.stagedAccepted,
+              tally.stagedRefused);
 }
 
 /// decode_async alone, on more batches than the test above gives it:

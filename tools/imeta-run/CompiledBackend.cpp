@@ -20,6 +20,10 @@ using namespace imeta;
 llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
                                                const Batch &batch,
                                                const CompiledRun &options) {
+  if (options.staged && path.getTarget() != Target::gpu)
+    return toolError(kExitUsage, "path '" + path.getSymName() +
+                                     "' has no device stage (target cpu); "
+                                     "use --backend cpu");
   if (options.gpu && path.getTarget() != Target::gpu)
     return toolError(kExitUsage, "path '" + path.getSymName() +
                                      "' has no GPU code (target cpu); use "
@@ -73,7 +77,7 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   runtime::DriverArgs values = toDriverArgs(spec, batch);
   values.capacity = options.capacity;
   int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
-                      options.gpu, result);
+                      options.gpu ? 1 : options.staged ? 2 : 0, result);
   if (rc != 0)
     return toolError(kExitBatchRefused, result);
   return result;

@@ -48,7 +48,9 @@ static cl::opt<std::string> backend(
     "backend",
     cl::desc("interp: the reference evaluator; cpu: generated C++ compiled "
              "with the host compiler; cuda: generated CUDA compiled with "
-             "nvcc, run on the GPU"),
+             "nvcc, run on the GPU; stage: as cpu, with a GPU path's host "
+             "stage run as its device stage runs it (a test of that stage "
+             "without a GPU)"),
     cl::init("interp"), cl::cat(category));
 static cl::opt<int64_t> capacity(
     "capacity",
@@ -94,7 +96,11 @@ static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
                                              imeta::PathOp path,
                                              const imeta::Batch &batch) {
   if (backend != "interp") {
-    imeta::CompiledRun options{backend == "cuda", saveTemps, capacity};
+    imeta::CompiledRun options;
+    options.gpu = backend == "cuda";
+    options.staged = backend == "stage";
+    options.keepTemps = saveTemps;
+    options.capacity = capacity;
     llvm::Expected<std::string> text =
         imeta::runCompiled(spec, path, batch, options);
     if (!text)
@@ -129,9 +135,10 @@ int main(int argc, char **argv) {
     return error("--capacity " + llvm::Twine(int64_t(capacity)) +
                      ": a buffer holds 0 or more rows",
                  imeta::kExitUsage);
-  if (backend != "interp" && backend != "cpu" && backend != "cuda")
+  if (backend != "interp" && backend != "cpu" && backend != "cuda" &&
+      backend != "stage")
     return error("unknown backend '" + backend +
-                     "'; use interp, cpu or cuda",
+                     "'; use interp, cpu, cuda or stage",
                  imeta::kExitUsage);
   if (specFile != "-" && !llvm::sys::fs::exists(specFile))
     return error("cannot read spec file '" + specFile + "'",

@@ -1,0 +1,363 @@
+//===- EmitDeviceStage.cpp - a GPU path's sequence stage on the device ----===//
+//
+// The host steps of a path (PathPlan::host, in HostPasses' passes) and its
+// row starts, as lanes run them; the failures' words (EmitDeviceStage.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Transforms/HostPasses.h"
+
+using namespace mlir;
+using llvm::formatv;
+
+namespace imeta::emit {
+
+namespace {
+/// How a step runs in the stage: once (the leader lane), per sequence (the
+/// lanes share the sequences), or as a scan of the lanes.
+enum class StepKind { scalar, perSeq, sum };
+
+StepKind kindOf(Operation *op) {
+  if (isa<PrefixSumOp>(op))
+    return StepKind::sum;
+  Domain d = isa<RequireOp>(op) ? cast<RequireOp>(op).getDomain()
+                                : cast<FieldOp>(op).getDomain();
+  return d == Domain::seq ? StepKind::perSeq : StepKind::scalar;
+}
+} // namespace
+
+std::string DeviceStageEmitter::blocker(const SpecLayout &L,
+                                        const PathPlan &plan) {
+  PathOp path(plan.path);
+  if (path.getTarget() != Target::gpu)
+    return "a CPU path";
+  if (plan.path->hasAttr(kResolvedByAttr))
+    return "its inputs are resolved from request state by a first stage "
+           "(imeta.resolve), which runs on the host";
+  for (const InputDecl &in : L.inputs())
+    if (in.isState() && llvm::is_contained(getPathNeeds(path), in.op))
+      return "it reads request state ('" + in.name.str() +
+             "'), gathered on the host";
+  for (const HostStep &step : plan.host) {
+    Operation *op = step.op;
+    FieldOp values = SpecLayout::valuesField(op);
+    if ((values && values.getCols()) || L.isWideHostValue(op))
+      return "its host value '" + symName(op) +
+             "' has several columns per sequence";
+  }
+  return "";
+}
+
+LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
+                              EmitterState &st, FieldOp field,
+                              const FormulaScope &scope) {
+  SmallVector<std::string> results;
+  if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
+    return failure();
+  if (results.size() == 1)
+    cs.line("*slot = {0}({1});", L.hostElem(field), results[0]);
+  else
+    for (auto [k, v] : llvm::enumerate(results))
+      cs.line("slot[{0}] = {1}({2});", k, L.hostElem(field), v);
+  return success();
+}
+
+void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,
+                                     std::optional<CodeStream::Scope> &loop) {
+  loop.emplace(
+      cs,
+      formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
+  if (set)
+    cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
+}
+
+/// `H`: writable pointers to every host value and row start the stage
+/// computes (the caller's arrays, which the context points at; a value
+/// the context holds itself is computed by the leader into its own array
+/// and copied into the context).
+void DeviceStageEmitter::emitWritableArrays(CodeStream &cs,
+                                            const PathPlan &plan) {
+  std::vector<std::pair<std::string, std::string>> members;
+  for (Operation *op : plan.needed) {
+    if (!L.isHostValue(op))
+      continue;
+    std::string name = symName(op), elem = L.hostElem(op);
+    if (L.inContext(op)) {
+      std::string buckets = getRatios(op) ? "kMaxRatios" : "1";
+      std::string width = L.hostWidth(op);
+      cs.line("{0} sv_{1}[{2}] = {{};", elem, name,
+              width == "1" ? buckets : width + " * " + buckets);
+      members.push_back({elem, "sv_" + name});
+    } else {
+      members.push_back({elem, formatv("const_cast<{0} *>(c.h_{1})", elem,
+                                       name)
+                                   .str()});
+    }
+    members.back().first += " *h_" + name;
+  }
+  for (const RowSpace &space : plan.rowSpaces) {
+    std::string name = FieldOp(space.count).getSymName().str();
+    members.push_back({"int32_t *rowstart_" + name,
+                       "const_cast<int32_t *>(c.rowstart_" + name + ")"});
+  }
+  if (members.empty())
+    return;
+  {
+    CodeStream::Scope s(cs, "struct Writable", ";");
+    for (auto &[decl, init] : members)
+      cs.line("{0};", decl);
+  }
+  std::string inits;
+  for (auto &[decl, init] : members)
+    inits += (inits.empty() ? "" : ", ") + init;
+  cs.line("const Writable H{{{0}};", inits);
+}
+
+LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
+                                            unsigned id) {
+  std::string name = field.getSymName().str();
+  bool perSeq = field.getDomain() == Domain::seq;
+  FormulaScope scope;
+  scope.ownerId = st.owner(name);
+  scope.ratios = field.getRatiosAttr();
+  scope.seq = perSeq ? "i" : "-1";
+  scope.failCall = "imeta_note(&tr";
+  commentFormula(cs, field);
+  std::optional<CodeStream::Scope> buckets;
+  openBuckets(cs, field.getRatiosAttr(), buckets);
+  {
+    CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
+    std::string width = L.hostWidth(field);
+    cs.line("{0} *slot = H.h_{1} + b * {2}{3};", L.hostElem(field), name,
+            L.hostStride(field),
+            !perSeq ? "" : width == "1" ? " + i" : " + i * " + width);
+    if (failed(emitValueStores(cs, L, st, field, scope)))
+      return failure();
+    cs.line("return true;");
+  }
+  cs.line("if (!value()) {{ ln.fail(imeta_stage_key({0}, b, {1}), tr); "
+          "return; }",
+          id, perSeq ? "i" : "0");
+  buckets.reset();
+  // A value the context holds: the later steps read it there.
+  if (L.inContext(field)) {
+    std::string n = L.numBuckets(field.getRatiosAttr());
+    if (L.hostWidth(field) != "1")
+      n += " * " + L.hostWidth(field);
+    cs.line("for (int64_t k = 0; k < {0}; ++k) c.h_{1}[k] = H.h_{1}[k];", n,
+            name);
+  }
+  return success();
+}
+
+LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
+                                           unsigned id) {
+  bool perSeq = rule.getDomain() == Domain::seq;
+  FormulaScope scope;
+  scope.ownerId = st.owner((rule.getRule() + ": " + rule.getMessage()).str());
+  scope.ratios = rule.getRatiosAttr();
+  scope.seq = perSeq ? "i" : "-1";
+  scope.failCall = "imeta_note(&tr";
+  cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
+  std::optional<CodeStream::Scope> buckets;
+  openBuckets(cs, rule.getRatiosAttr(), buckets);
+  cs.line("int64_t holds = 0;");
+  {
+    CodeStream::Scope body(cs, "auto check = [&]() -> bool", ";");
+    SmallVector<std::string> results;
+    if (failed(emitFormula(cs, st, rule.getBody(), scope, results)))
+      return failure();
+    cs.line("holds = {0};", results[0]);
+    cs.line("return true;");
+  }
+  std::string key = formatv("imeta_stage_key({0}, b, {1})", id,
+                            perSeq ? "i" : "0");
+  cs.line("if (!check()) {{ ln.fail({0}, tr); return; }", key);
+  cs.line("if (!holds) {{ ln.fail({0}, imeta_stage_record({1}, 0)); return; "
+          "}",
+          key, perSeq ? "i" : "-1");
+  return success();
+}
+
+void DeviceStageEmitter::emitSum(CodeStream &cs, PrefixSumOp sum,
+                                 unsigned id) {
+  auto src = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  bool excl = sum.getConvention() == Convention::exclusive;
+  cs.line("// {0}: {1} prefix sum of {2}", sum.getSymName(),
+          excl ? "exclusive" : "inclusive", src.getSymName());
+  CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                                  L.numBuckets(src.getRatiosAttr()))
+                              .str());
+  cs.line("ln.scan(H.h_{0} + b * N, N, H.h_{1} + b * {2}, {3}, [&](int64_t "
+          "j, int64_t acc) {{ ln.fail(imeta_stage_key({4}, b, j), "
+          "imeta_stage_record(j, acc)); });",
+          src.getSymName(), sum.getSymName(), L.hostLength(sum),
+          excl ? "true" : "false", id);
+}
+
+/// Row starts: the exclusive sums of each row space's counts; a negative
+/// count (key 2i) comes before a sum that leaves i32 at i (key 2i + 1),
+/// as the host checks them.
+void DeviceStageEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
+  for (auto [s, space] : llvm::enumerate(plan.rowSpaces)) {
+    std::string name = FieldOp(space.count).getSymName().str();
+    unsigned id = rowSpaceId(plan, s);
+    cs.line("// Row starts of '{0}'.", name);
+    CodeStream::Scope b(
+        cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                    L.numBuckets(FieldOp(space.count).getRatiosAttr()))
+                .str());
+    cs.line("for (int64_t i = ln.id(); i < N; i += ln.count()) if "
+            "(H.h_{0}[b * N + i] < 0) ln.fail(imeta_stage_key({1}, b, 2 * "
+            "i), imeta_stage_record(i, H.h_{0}[b * N + i]));",
+            name, id);
+    cs.line("ln.scan(H.h_{0} + b * N, N, H.rowstart_{0} + b * (N + 1), true, "
+            "[&](int64_t j, int64_t acc) {{ ln.fail(imeta_stage_key({1}, b, "
+            "2 * j + 1), imeta_stage_record(j, acc)); });",
+            name, id);
+  }
+}
+
+LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
+                                            const PathPlan &plan) {
+  std::string path = PathOp(plan.path).getSymName().str();
+  if (PathOp(plan.path).getTarget() != Target::gpu)
+    return success();
+  if (std::string why = blocker(L, plan); !why.empty()) {
+    cs.line("// Path `{0}` has no device stage: {1}.", path, why);
+    cs.blank();
+    return success();
+  }
+  cs.line("/// Path `{0}`'s host stage as lanes run it (EmitDeviceStage.h): "
+          "the context's",
+          path);
+  cs.line("/// host-value and row-start arrays are written; false: the "
+          "lowest failure is");
+  cs.line("/// in ln.best and ln.rec (words: {0}_stage_message).", path);
+  cs.line("template <class Lanes>");
+  CodeStream::Scope fn(
+      cs, formatv("IMETA_HD bool {0}_stage({1} &c, Lanes &ln)", path,
+                  L.ctxName(plan))
+              .str());
+  cs.line("const int64_t N = c.num_seqs;");
+  cs.line("ErrorRecord tr{};  // a formula's failure, as this lane records "
+          "it");
+  emitWritableArrays(cs, plan);
+  std::vector<HostPass> passes = hostPasses(plan);
+  for (auto [p, pass] : llvm::enumerate(passes)) {
+    SmallVector<size_t> seqSteps, scalarSteps, sums;
+    for (size_t k = pass.begin; k < pass.end; ++k)
+      switch (kindOf(plan.host[k].op)) {
+      case StepKind::perSeq:
+        seqSteps.push_back(k);
+        break;
+      case StepKind::scalar:
+        scalarSteps.push_back(k);
+        break;
+      case StepKind::sum:
+        sums.push_back(k);
+        break;
+      }
+    auto emitStep = [&](size_t k) -> LogicalResult {
+      Operation *op = plan.host[k].op;
+      if (auto rule = dyn_cast<RequireOp>(op))
+        return emitRule(cs, rule, hostStepId(k));
+      return emitField(cs, cast<FieldOp>(op), hostStepId(k));
+    };
+    if (!seqSteps.empty()) {
+      CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
+                                 "ln.count()) [&]",
+                             "();");
+      for (size_t k : seqSteps)
+        if (failed(emitStep(k)))
+          return failure();
+    }
+    for (size_t k : scalarSteps) {
+      // The leader alone, until a step fails.
+      CodeStream::Scope once(cs, "if (ln.leader() && ln.best == kStageOk) [&]",
+                             "();");
+      if (failed(emitStep(k)))
+        return failure();
+    }
+    if (!sums.empty()) {
+      cs.line("ln.sync();");
+      for (size_t k : sums)
+        emitSum(cs, cast<PrefixSumOp>(plan.host[k].op), hostStepId(k));
+    }
+    // A run of scalar steps needs no barrier between its steps (one lane).
+    bool nextScalar = p + 1 < passes.size() && passes[p + 1].end -
+                                                       passes[p + 1].begin ==
+                                                   1 &&
+                      kindOf(plan.host[passes[p + 1].begin].op) ==
+                          StepKind::scalar &&
+                      seqSteps.empty() && sums.empty();
+    if (!nextScalar)
+      cs.line("if (ln.failed()) return false;");
+  }
+  emitRowStarts(cs, plan);
+  cs.line("return !ln.failed();");
+  cs.blank();
+  return success();
+}
+
+void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
+  if (!hasStage(L, plan))
+    return;
+  std::string path = PathOp(plan.path).getSymName().str();
+  cs.line("/// A failure of `{0}_stage` in the host stage's words.", path);
+  CodeStream::Scope fn(
+      cs, formatv("std::string detail::{0}_stage_message(const {1} &c, "
+                  "uint64_t key, const ErrorRecord &rec)",
+                  path, L.ctxName(plan))
+              .str());
+  cs.line("const int64_t a = imeta_stage_a(key), i = imeta_stage_b(key);");
+  cs.line("(void)a, (void)i, (void)c;");
+  CodeStream::Scope sw(cs, "switch (imeta_stage_step(key))");
+  for (auto [k, step] : llvm::enumerate(plan.host)) {
+    Operation *op = step.op;
+    cs.line("case {0}:  // {1}", hostStepId(k),
+            isa<RequireOp>(op) ? "rule " + cast<RequireOp>(op).getRule().str()
+                               : symName(op));
+    if (isa<FieldOp>(op)) {
+      cs.line("  return describe(rec, c.set);");
+      continue;
+    }
+    if (auto sum = dyn_cast<PrefixSumOp>(op)) {
+      cs.line("  return \"field '{0}': sequence \" + std::to_string(i) + "
+              "\": i32 overflow: the sum reaches \" + "
+              "std::to_string(rec.value){1};",
+              sum.getSymName(), L.overflowSuffix());
+      continue;
+    }
+    auto rule = cast<RequireOp>(op);
+    std::string text =
+        escape((rule.getRule() + ": " + rule.getMessage()).str());
+    std::string where = rule.getDomain() == Domain::seq
+                            ? "\"sequence \" + std::to_string(i) + \": \""
+                            : "std::string()";
+    if (FlatSymbolRefAttr set = rule.getRatiosAttr())
+      where += formatv(" + \"ratio \" + std::to_string(c.set[{0}][a]) + "
+                       "\": \"",
+                       st.setId(set))
+                   .str();
+    cs.line("  if (rec.kind != kNone) return {0} + \"{1}: cannot be "
+            "checked: \" + what(rec);",
+            where, text);
+    cs.line("  return {0} + \"{1}\";", where, text);
+  }
+  for (auto [s, space] : llvm::enumerate(plan.rowSpaces)) {
+    std::string name = FieldOp(space.count).getSymName().str();
+    cs.line("case {0}:  // row starts of '{1}'", rowSpaceId(plan, s), name);
+    cs.line("  if (i % 2 == 0) return \"sequence \" + std::to_string(i / 2) "
+            "+ \": row count '{0}' is negative (\" + "
+            "std::to_string(rec.value) + \")\";",
+            name);
+    cs.line("  return \"row count '{0}': more than 2^31 - 1 rows\";", name);
+  }
+  cs.line("default:");
+  cs.line("  return \"stage: failure \" + std::to_string(key) + \" has no "
+          "words\";");
+}
+
+} // namespace imeta::emit

@@ -1,0 +1,71 @@
+//===- EmitDeviceStage.h - a GPU path's sequence stage on the device -*- C++ -*-=//
+//
+// Private to lib/Lowering. The host stage of a GPU path (its rules, its
+// scalar and per-sequence fields, its prefix sums and row starts: what
+// `<path>_prepare` computes on the host) as one function template over the
+// lanes that run it, in <base>_impl.h:
+//
+//   template <class Lanes> IMETA_HD bool <path>_stage(<path>_ctx &c, Lanes &ln);
+//
+// Lanes is one lane on the host (SerialLanes) or the threads of a CTA
+// (BlockLanes), runtime/DeviceStage.inc. Every lane computes its share of
+// the sequences; a prefix sum or a row start is a scan of the lanes; the
+// steps run in the host's order and each failure is kept under a key in
+// that order, so the lowest key is the failure the evaluator reports
+// first. `<path>_stage_message` (host source) words it as the host does.
+// The design: docs/device-step.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMETA_LOWERING_EMITDEVICESTAGE_H
+#define IMETA_LOWERING_EMITDEVICESTAGE_H
+
+#include "lib/Lowering/SpecLayout.h"
+
+namespace imeta::emit {
+
+/// A host value's formula at one point (no columns) and its stores into
+/// `slot`, the host stage's and the device stage's alike.
+mlir::LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
+                                    EmitterState &st, FieldOp field,
+                                    const FormulaScope &scope);
+
+class DeviceStageEmitter {
+public:
+  DeviceStageEmitter(const SpecLayout &layout, EmitterState &st)
+      : L(layout), st(st) {}
+
+  /// Why `plan`'s host stage cannot run as a device stage; empty when it
+  /// can (a GPU path whose host steps the stage covers).
+  static std::string blocker(const SpecLayout &L, const PathPlan &plan);
+  static bool hasStage(const SpecLayout &L, const PathPlan &plan) {
+    return blocker(L, plan).empty();
+  }
+
+  /// `<path>_stage` (the impl header), or a comment naming the blocker.
+  mlir::LogicalResult emitStage(CodeStream &cs, const PathPlan &plan);
+  /// `<path>_stage_message` (the host source): a failure's words.
+  void emitMessage(CodeStream &cs, const PathPlan &plan);
+
+private:
+  /// The stage's step ids: host step k is 1 + k, row space s after them.
+  static unsigned hostStepId(size_t k) { return unsigned(1 + k); }
+  unsigned rowSpaceId(const PathPlan &plan, size_t s) const {
+    return unsigned(1 + plan.host.size() + s);
+  }
+  void emitWritableArrays(CodeStream &cs, const PathPlan &plan);
+  mlir::LogicalResult emitField(CodeStream &cs, FieldOp field, unsigned id);
+  mlir::LogicalResult emitRule(CodeStream &cs, RequireOp rule, unsigned id);
+  void emitSum(CodeStream &cs, PrefixSumOp sum, unsigned id);
+  void emitRowStarts(CodeStream &cs, const PathPlan &plan);
+  /// Opens the loop over the step's buckets (binding `b` and `n`).
+  void openBuckets(CodeStream &cs, mlir::FlatSymbolRefAttr set,
+                   std::optional<CodeStream::Scope> &loop);
+
+  const SpecLayout &L;
+  EmitterState &st;
+};
+
+} // namespace imeta::emit
+
+#endif // IMETA_LOWERING_EMITDEVICESTAGE_H
