@@ -289,9 +289,9 @@ LogicalResult arithmetic(Operation *op, CppFormulaPrinter &p, StringRef sym) {
     return success();
   }
   std::string name = p.fresh();
-  const char *builtin = isa<arith::AddIOp>(op)   ? "__builtin_add_overflow"
-                        : isa<arith::SubIOp>(op) ? "__builtin_sub_overflow"
-                                                 : "__builtin_mul_overflow";
+  const char *builtin = isa<arith::AddIOp>(op)   ? "imeta_add_overflow"
+                        : isa<arith::SubIOp>(op) ? "imeta_sub_overflow"
+                                                 : "imeta_mul_overflow";
   p.line(formatv("int64_t {0};", name));
   p.line(formatv("if ({0}({1}, {2}, &{3})) {4}", builtin, p.operand(op, 0),
                  p.operand(op, 1), name, p.fail("kOverflow64", op, "0")));

@@ -543,7 +543,7 @@ static std::string accumulateLine(CppFormulaPrinter &p, Operation *op,
                                   StringRef v) {
   switch (kind) {
   case Reduction::sum:
-    return formatv("if (__builtin_add_overflow({0}, {1}, &{0})) {2}", acc, v,
+    return formatv("if (imeta_add_overflow({0}, {1}, &{0})) {2}", acc, v,
                    p.fail("kOverflow64", op, "0"));
   case Reduction::max:
     return formatv("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v);

@@ -13,6 +13,10 @@
 //   zos    decode_zos_pack (checks, host stage, proof; the table's changed
 //          rows) into double-buffered pinned staging, one graph replay
 //          (copy + kernel, runtime/StepGraph.h), sync;
+//   dev    the device step (docs/device-step.md): decode_zos_device_pack
+//          (input checks, the engine's arrays; no per-sequence arithmetic)
+//          into its own pinned staging, one graph replay (copy + the kernel
+//          whose CTAs run the host stage), sync;
 //   (b')   the hand-written vLLM-style step (bench/baseline/ResidentDecode):
 //          pack scalars and appended ids, one copy, one fused kernel, sync;
 //   (a)    the hand-written eager CPU loops, then every field copied to
@@ -111,7 +115,8 @@ std::vector<char> live(ZosSet &set, int k, const gen::Buffer &shape) {
 }
 
 struct Row {
-  double floor, zos, bprime, eager, pack, zosBytes, bprimeBytes, appended;
+  double floor, zos, bprime, eager, pack, zosBytes, bprimeBytes, appended,
+      dev, devPack;
 };
 
 Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
@@ -123,9 +128,11 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
   CUDA_OK(table.allocation());
   baseline::ResidentDecode bprime(bench::stepConfig(), opt.rows, 1024, n);
   CUDA_OK(bprime.status());
-  ZosSet zosSet(gen::kDecodeZosOutputs), bSet(gen::kDecodeZosOutputs);
+  ZosSet zosSet(gen::kDecodeZosOutputs), bSet(gen::kDecodeZosOutputs),
+      devSet(gen::kDecodeZosOutputs);
   allocate(zosSet, n, q);
   allocate(bSet, n, q);
+  allocate(devSet, n, q);
   bindViews(bprime.args(), bSet);
 
   gen::GpuStaging staging;
@@ -145,6 +152,31 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
   int64_t appended = 0;
   if (std::string e = stream_.start(table, batch, rows, appended); !e.empty())
     die(e);
+  // The device step: its launch's shape is fixed by a first step, run in
+  // full (the table's rows it sends are the device's only once it runs).
+  gen::GpuStaging devStaging;
+  st = gen::gpu_staging_create(devStaging, n, size_t(16) << 20);
+  if (!st.ok)
+    die(st.message);
+  {
+    ref::GeneratedInputs in(batch, /*blockTables=*/false);
+    gen::Sequences seqs = ref::withTable(in.seqs, table.gpuView(), rows);
+    st = gen::decode_zos_device_stage(devStaging, in.config, seqs,
+                                      devSet.buffers(), stream);
+    if (!st.ok)
+      die("device step: " + st.message);
+    CUDA_OK(gen::decode_zos_device_launch(devStaging, stream));
+    st = gen::decode_zos_check(devStaging, stream);
+    if (!st.ok)
+      die("device step: " + st.message);
+  }
+  runtime::StepGraph devGraph;
+  err = devGraph.create(devStaging.device, devStaging.bytes, stream,
+                        [&](cudaStream_t s) {
+                          return gen::decode_zos_device_launch(devStaging, s);
+                        });
+  if (!err.empty())
+    die(err);
   baseline::Outputs eagerOut;
   std::vector<void *> eagerDevice;
   std::vector<Row> steps;
@@ -166,6 +198,18 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
       if (!s.ok || !s.proven)
         die("pack: " + s.message);
       if (std::string e = graph.replay(staging.used, stream); !e.empty())
+        die(e);
+    };
+    double devPackUs = 0;
+    auto dev = [&] {
+      double t0 = nowUs();
+      devStaging.host = devGraph.next();
+      gen::Status s = gen::decode_zos_device_pack(devStaging, in.config, seqs,
+                                                  devSet.buffers());
+      devPackUs = nowUs() - t0;
+      if (!s.ok)
+        die("device pack: " + s.message);
+      if (std::string e = devGraph.replay(devStaging.used, stream); !e.empty())
         die(e);
     };
     auto bp = [&] {
@@ -197,6 +241,11 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
     st = gen::decode_zos_check(staging, stream);
     if (!st.ok)
       die("kernel: " + st.message);
+    r.dev = timed(dev);
+    r.devPack = devPackUs;
+    st = gen::decode_zos_check(devStaging, stream);
+    if (!st.ok)
+      die("device step: " + st.message);
     r.bprime = timed(bp);
     if (step % 4 == 0) // (a) is slow: every 4th step
       stream_.fillTables(batch);
@@ -219,9 +268,15 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
       if (live(zosSet, k, shape.begin()[k]) != live(bSet, k, shape.begin()[k]))
         die(std::string("(b') differs from decode_zos in '") +
             gen::kDecodeZosOutputs[k].name + "'");
+      else if (live(zosSet, k, shape.begin()[k]) !=
+               live(devSet, k, shape.begin()[k]))
+        die(std::string("the device step differs from decode_zos in '") +
+            gen::kDecodeZosOutputs[k].name + "'");
   }
   staging.host = staging.host_owned;
   gen::gpu_staging_destroy(staging);
+  devStaging.host = devStaging.host_owned;
+  gen::gpu_staging_destroy(devStaging);
   for (void *d : eagerDevice)
     cudaFree(d);
   auto med = [&](double Row::*f, bool skipZero = false) {
@@ -234,7 +289,8 @@ Row run(int64_t n, int64_t q, int64_t hist, cudaStream_t stream,
   return Row{med(&Row::floor),     med(&Row::zos),
              med(&Row::bprime),    med(&Row::eager, true),
              med(&Row::pack),      med(&Row::zosBytes),
-             med(&Row::bprimeBytes), med(&Row::appended)};
+             med(&Row::bprimeBytes), med(&Row::appended),
+             med(&Row::dev),       med(&Row::devPack)};
 }
 
 } // namespace
@@ -247,16 +303,19 @@ int main() {
   bench::captureEmpty(empty, stream);
   std::printf("decode step, us per step (medians of 200 steps; (a) of 50); "
               "H2D: bytes per step\n");
-  std::printf("%5s %2s %7s %6s %6s %6s %6s %7s %8s %7s %8s %8s %6s\n", "N",
-              "q", "hist", "floor", "zos", "pack", "(b')", "zos/b'", "(a)",
-              "a/zos", "H2D_zos", "H2D_b'", "ids");
+  std::printf("%5s %2s %7s %6s %6s %6s %6s %6s %6s %7s %7s %8s %7s %8s %8s "
+              "%6s\n",
+              "N", "q", "hist", "floor", "zos", "pack", "dev", "dpack",
+              "(b')", "zos/b'", "dev/b'", "(a)", "a/zos", "H2D_zos", "H2D_b'",
+              "ids");
   for (const bench::StepCase &c : bench::stepCases()) {
     Row r = run(c.n, c.q, c.hist, stream, empty);
-    std::printf("%5lld %2lld %7lld %6.1f %6.1f %6.1f %6.1f %7.2f %8.1f %7.1f "
-                "%8.0f %8.0f %6.0f\n",
+    std::printf("%5lld %2lld %7lld %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %7.2f "
+                "%7.2f %8.1f %7.1f %8.0f %8.0f %6.0f\n",
                 (long long)c.n, (long long)c.q, (long long)c.hist, r.floor,
-                r.zos, r.pack, r.bprime, r.zos / r.bprime, r.eager,
-                r.eager / r.zos, r.zosBytes, r.bprimeBytes, r.appended);
+                r.zos, r.pack, r.dev, r.devPack, r.bprime, r.zos / r.bprime,
+                r.dev / r.bprime, r.eager, r.eager / r.zos, r.zosBytes,
+                r.bprimeBytes, r.appended);
   }
   return 0;
 }

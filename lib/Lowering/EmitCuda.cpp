@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitCuda.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -61,7 +62,8 @@ void CudaEmitter::emitApiHeader(CodeStream &h) {
   h.line("/// and destroy are the caller's to order: one thread at a time.");
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
          "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; "
-         "unsigned threads = 256; size_t used = 0; void *host_owned = "
+         "unsigned threads = 256; size_t used = 0; size_t shared_bytes = 0; "
+         "void *host_owned = "
          "nullptr; std::shared_ptr<void> scratch[{0}]; "
          "std::shared_ptr<std::atomic<bool>> in_use; };",
          std::max<size_t>(1, llvm::count_if(L.plans(), [](const PathPlan &p) {
@@ -71,8 +73,10 @@ void CudaEmitter::emitApiHeader(CodeStream &h) {
          "bytes);");
   h.line("void gpu_staging_destroy(GpuStaging &s);");
   for (const PathPlan &plan : L.plans())
-    if (PathOp(plan.path).getTarget() == Target::gpu)
+    if (PathOp(plan.path).getTarget() == Target::gpu) {
       emitPathApi(h, plan);
+      emitDeviceStepApi(h, plan);
+    }
   h.blank();
   h.line("}  // namespace {0}", L.ns());
 }
@@ -185,6 +189,7 @@ void CudaEmitter::emitCudaPath(CodeStream &cu, const PathPlan &plan,
   emitResidentThreads(cu, plan);
   emitStageImpl(cu, plan, gpuPath);
   emitStageEntries(cu, plan);
+  emitDeviceStep(cu, plan, gpuPath);
 }
 
 /// In a kernel, before any fill: the resident rows changed on the host,
@@ -309,6 +314,8 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
     cu.line("const int64_t j0 = int64_t(blockIdx.y) * blockDim.x + "
             "threadIdx.x;");
     cu.line("const int64_t step = int64_t(gridDim.y) * blockDim.x;");
+    if (plan.rowSpaces.empty())
+      cu.line("(void)j0, (void)step;  // no rows field");
     for (const RowSpace &space : plan.rowSpaces)
       cu.line("if (!{0}<false>(c, i, j0, step)) return;",
               L.fillName(plan, space));
@@ -380,35 +387,14 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
     cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);
     // The context first, then the arrays prepare writes into the staging.
     cu.line("Packer pk{{static_cast<char *>(s.host), static_cast<char "
-            "*>(s.device), s.bytes, k{0}ErrorOffset + sizeof(ErrorRecord)};",
+            "*>(s.device), s.bytes, k{0}ErrorOffset + "
+            "align16(sizeof(ErrorRecord)) + 16};",
             L.pascal(p));
     cu.line("Status st = {0}_prepare(config, seqs, out, true, H, mode, &pk);",
             p);
     cu.line("if (!st.ok) return st;");
-    cu.line("const int64_t N = H.c.num_seqs;");
-    cu.line("if (N > s.max_seqs) return fail(\"batch of \" + "
-            "std::to_string(N) + \" sequences exceeds the staging maximum \" "
-            "+ std::to_string(s.max_seqs));");
-    cu.line("{0} dc = H.c;", ctx);
-    cu.line("dc.err = reinterpret_cast<ErrorRecord *>(pk.device + "
-            "k{0}ErrorOffset);",
-            L.pascal(p));
-    // The dividers the kernel's formulas multiply by, made once per step
-    // (the host divides: a CPU path's context leaves them unset).
-    cu.line("for (int x = 0; x < kNumSets; ++x)");
-    cu.line("  for (int b = 0; b < dc.num_set[x]; ++b) dc.dv_set[x][b] = "
-            "imeta_make_divider(dc.set[x][b]);");
-    for (const ConfigDecl &cfg : L.configs())
-      if (!cfg.isList)
-        cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});", cfg.name);
-    for (Operation *op : plan.needed)
-      if (L.inContext(op) && isScalarDivisor(cast<FieldOp>(op))) {
-        FlatSymbolRefAttr set = getRatios(op);
-        cu.line("for (int b = 0; b < {0}; ++b) dc.dv_h_{1}[b] = "
-                "imeta_make_divider(dc.h_{1}[b]);",
-                set ? formatv("dc.num_set[{0}]", st.setId(set)).str() : "1",
-                symName(op));
-      }
+    emitDeviceContext(cu, plan);
+    emitScalarDividers(cu, plan, "dc");
     const llvm::SmallPtrSet<Operation *, 16> onDevice =
         L.deviceHostValues(plan);
     for (Operation *op : plan.needed)
@@ -422,33 +408,93 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
               FieldOp(space.count).getSymName());
     emitStageInputs(cu, plan);
     emitLaunchShape(cu, plan);
-    cu.line("if (pk.overflow) return pk.full();");
-    cu.line("std::memcpy(s.host, &dc, sizeof(dc));");
-    cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
-            "sizeof(ErrorRecord));",
-            L.pascal(p));
-    cu.line("s.used = pk.used;");
-    // The rows sent are the device's now (once this step's copy and kernel
-    // run, which a successful stage promises).
-    for (const InputDecl &in : L.inputs())
-      if (in.isResident() && used.contains(in.op))
-        cu.line("if (dc.pw_{0}) for (int64_t i = 0; i < N; ++i) "
-                "seqs.{0}_table.dirty_from[seqs.{0}_row[i]] = INT32_MAX;",
-                in.name);
-    cu.line("if (!copy) return st;");
-    cu.line("if (cudaError_t e = cudaMemcpyAsync(s.device, s.host, pk.used, "
-            "cudaMemcpyHostToDevice, stream)) return "
-            "cuda_fail(\"{0}: staging copy\", e);",
-            p);
-    cu.line("return st;");
+    emitStagingFinish(cu, plan);
   }
+}
+
+/// The stage's end: the context and a cleared error record and key into
+/// the host staging, the resident rows sent marked the device's (once this
+/// step's copy and kernel run, which a successful stage promises), then
+/// the copy if asked.
+void CudaEmitter::emitStagingFinish(CodeStream &cu, const PathPlan &plan) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  const llvm::SetVector<Operation *> used = L.deviceInputs(plan);
+  cu.line("if (pk.overflow) return pk.full();");
+  cu.line("std::memcpy(s.host, &dc, sizeof(dc));");
+  cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
+          "align16(sizeof(ErrorRecord)) + 16);",
+          L.pascal(p));
+  cu.line("s.used = pk.used;");
+  for (const InputDecl &in : L.inputs())
+    if (in.isResident() && used.contains(in.op))
+      cu.line("if (dc.pw_{0}) for (int64_t i = 0; i < N; ++i) "
+              "seqs.{0}_table.dirty_from[seqs.{0}_row[i]] = INT32_MAX;",
+              in.name);
+  cu.line("if (!copy) return st;");
+  cu.line("if (cudaError_t e = cudaMemcpyAsync(s.device, s.host, pk.used, "
+          "cudaMemcpyHostToDevice, stream)) return "
+          "cuda_fail(\"{0}: staging copy\", e);",
+          p);
+  cu.line("return st;");
+}
+
+/// The dividers of the scalar host values the fills divide by, in
+/// context `c`; whether there is one.
+bool CudaEmitter::emitScalarDividers(CodeStream &cu, const PathPlan &plan,
+                                     StringRef c) {
+  bool any = false;
+  for (Operation *op : plan.needed)
+    if (L.inContext(op) && isScalarDivisor(cast<FieldOp>(op))) {
+      FlatSymbolRefAttr set = getRatios(op);
+      cu.line("for (int b = 0; b < {0}; ++b) {2}.dv_h_{1}[b] = "
+              "imeta_make_divider({2}.h_{1}[b]);",
+              set ? formatv("{0}.num_set[{1}]", c, st.setId(set)).str() : "1",
+              symName(op), c);
+      any = true;
+    }
+  return any;
+}
+
+/// After prepare: the batch within the staging's maximum, the context
+/// `dc` with the device's error record and the dividers the kernel's
+/// formulas multiply by, made once per step (the host divides: a CPU
+/// path's context leaves them unset).
+void CudaEmitter::emitDeviceContext(CodeStream &cu, const PathPlan &plan) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  cu.line("const int64_t N = H.c.num_seqs;");
+  cu.line("if (N > s.max_seqs) return fail(\"batch of \" + "
+          "std::to_string(N) + \" sequences exceeds the staging maximum \" "
+          "+ std::to_string(s.max_seqs));");
+  cu.line("{0} dc = H.c;", L.ctxName(plan));
+  cu.line("dc.err = reinterpret_cast<ErrorRecord *>(pk.device + "
+          "k{0}ErrorOffset);",
+          L.pascal(p));
+  cu.line("for (int x = 0; x < kNumSets; ++x)");
+  cu.line("  for (int b = 0; b < dc.num_set[x]; ++b) dc.dv_set[x][b] = "
+          "imeta_make_divider(dc.set[x][b]);");
+  for (const ConfigDecl &cfg : L.configs())
+    if (!cfg.isList)
+      cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});", cfg.name);
 }
 
 /// The inputs the kernel reads, into the staging (a resident list's row
 /// bounds and changed rows, a packed list's offsets and values); the
 /// others null.
-void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan) {
-  const llvm::SetVector<Operation *> used = L.deviceInputs(plan);
+void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
+                                  bool all) {
+  llvm::SetVector<Operation *> used = L.deviceInputs(plan);
+  if (all) {
+    auto collect = [&](Operation *op) {
+      op->walk([&](Operation *inner) {
+        if (InputOp in = readInput(inner))
+          used.insert(in);
+      });
+    };
+    for (const HostStep &step : plan.host)
+      collect(step.op);
+    for (RequireOp rule : allRules(PathOp(plan.path)))
+      collect(rule);
+  }
   for (const InputDecl &in : L.inputs()) {
     StringRef name = in.name;
     if (!used.contains(in.op)) {
@@ -564,6 +610,19 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
             "record\", ce);",
             L.pascal(p), p);
     cu.line("// The context the stage packed is still in the host staging.");
+    if (DeviceStageEmitter::hasStep(L, plan)) {
+      // A device step's refusal: its stage key (right after the record;
+      // zero after a host stage or a fill's failure).
+      cu.line("uint64_t key = 0;");
+      cu.line("if (cudaError_t ce = cudaMemcpy(&key, static_cast<char "
+              "*>(s.device) + k{0}ErrorOffset + align16(sizeof(ErrorRecord)), "
+              "sizeof(key), cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: "
+              "error record\", ce);",
+              L.pascal(p), p);
+      cu.line("if (key) return fail({0}_sequence_stage_message(*static_cast<"
+              "const {0}_ctx *>(s.host), key, e));",
+              p);
+    }
     cu.line("return e.kind == kNone ? Status{{} : fail(describe_error(e, "
             "static_cast<const {0}_ctx *>(s.host)->set));",
             p);

@@ -34,7 +34,18 @@ private:
   void emitPaddingFills(CodeStream &cu, const PathPlan &plan);
   void emitResidentThreads(CodeStream &cu, const PathPlan &plan);
   void emitStageImpl(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
-  void emitStageInputs(CodeStream &cu, const PathPlan &plan);
+  void emitDeviceContext(CodeStream &cu, const PathPlan &plan);
+  void emitStagingFinish(CodeStream &cu, const PathPlan &plan);
+  bool emitScalarDividers(CodeStream &cu, const PathPlan &plan,
+                          llvm::StringRef c);
+  /// `all`: every input the path's host stage reads too (a device step).
+  void emitStageInputs(CodeStream &cu, const PathPlan &plan, bool all = false);
+  // The device step (EmitDeviceStep.cpp).
+  void emitDeviceStepApi(CodeStream &h, const PathPlan &plan);
+  void emitDeviceStep(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
+  void emitStepLayout(CodeStream &cu, const PathPlan &plan);
+  void emitStepKernel(CodeStream &cu, const PathPlan &plan);
+  void emitStepImpl(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   void emitLaunchShape(CodeStream &cu, const PathPlan &plan);
   void emitStageEntries(CodeStream &cu, const PathPlan &plan);
   void emitStageTable(CodeStream &cu, llvm::StringRef name);

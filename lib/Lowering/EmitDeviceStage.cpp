@@ -63,6 +63,62 @@ LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
   return success();
 }
 
+std::string DeviceStageEmitter::stepBlocker(const SpecLayout &L,
+                                            const PathPlan &plan) {
+  if (std::string why = blocker(L, plan); !why.empty())
+    return why;
+  for (const PlannedOutput &po : plan.outputs) {
+    if (po.rowsLen)
+      return "output '" + po.name + "' has its rows from '" +
+             symName(po.rowsLen) + "'";
+    FieldOp values = po.width ? FieldOp() : SpecLayout::valuesField(po.def);
+    if (values && values.getCols() &&
+        lookupSpecSymbol<FieldOp>(values, values.getColsAttr()))
+      return "output '" + po.name + "' is as wide as field '" +
+             values.getCols()->str() + "', a host value";
+  }
+  return "";
+}
+
+LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
+                                            const PathPlan &plan) {
+  if (!hasStep(L, plan))
+    return success();
+  std::string path = PathOp(plan.path).getSymName().str();
+  cs.line("/// Path `{0}`'s range proof over the batch as lanes run it "
+          "(every lane the",
+          path);
+  cs.line("/// same verdict): the fills may run unchecked.");
+  cs.line("template <class Lanes>");
+  CodeStream::Scope fn(
+      cs, formatv("IMETA_HD bool {0}_step_proof(const {1} &c, Lanes &ln)",
+                  path, L.ctxName(plan))
+              .str());
+  cs.line("const int64_t N = c.num_seqs;");
+  cs.line("(void)N, (void)ln;");
+  cs.line("bool ok = true;");
+  // The scans of the batch by the lanes; a list's elements from the
+  // context (the host's input check).
+  auto leafText = [](const std::string &expr) {
+    std::string e = expr;
+    auto replace = [&](StringRef from, StringRef to) {
+      for (size_t at = e.find(from.str()); at != std::string::npos;
+           at = e.find(from.str(), at + to.size()))
+        e.replace(at, from.size(), to.str());
+    };
+    replace("r_span(c.h_", "ln.span(c.h_");
+    replace("r_span(c.in_", "ln.span(c.in_");
+    replace("r_lengths(", "ln.lengths(");
+    replace("Range{H.lo_", "Range{c.lo_");
+    replace(", H.hi_", ", c.hi_");
+    return e;
+  };
+  if (failed(emitProofBody(cs, L, st, plan, leafText)))
+    return failure();
+  cs.line("return ok;");
+  return success();
+}
+
 void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,
                                      std::optional<CodeStream::Scope> &loop) {
   loop.emplace(
@@ -234,10 +290,10 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
           path);
   cs.line("/// host-value and row-start arrays are written; false: the "
           "lowest failure is");
-  cs.line("/// in ln.best and ln.rec (words: {0}_stage_message).", path);
+  cs.line("/// in ln.best and ln.rec (words: {0}_sequence_stage_message).", path);
   cs.line("template <class Lanes>");
   CodeStream::Scope fn(
-      cs, formatv("IMETA_HD bool {0}_stage({1} &c, Lanes &ln)", path,
+      cs, formatv("IMETA_HD bool {0}_sequence_stage({1} &c, Lanes &ln)", path,
                   L.ctxName(plan))
               .str());
   cs.line("const int64_t N = c.num_seqs;");
@@ -305,9 +361,9 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   if (!hasStage(L, plan))
     return;
   std::string path = PathOp(plan.path).getSymName().str();
-  cs.line("/// A failure of `{0}_stage` in the host stage's words.", path);
+  cs.line("/// A failure of `{0}_sequence_stage` in the host stage's words.", path);
   CodeStream::Scope fn(
-      cs, formatv("std::string detail::{0}_stage_message(const {1} &c, "
+      cs, formatv("std::string detail::{0}_sequence_stage_message(const {1} &c, "
                   "uint64_t key, const ErrorRecord &rec)",
                   path, L.ctxName(plan))
               .str());
@@ -354,6 +410,18 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
             "std::to_string(rec.value) + \")\";",
             name);
     cs.line("  return \"row count '{0}': more than 2^31 - 1 rows\";", name);
+  }
+  for (auto [k, po] : llvm::enumerate(plan.outputs)) {
+    cs.line("case {0}:  // capacity of '{1}'", capacityId(plan, k), po.name);
+    std::string ratio =
+        po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][a])",
+                            st.setId(po.ratios))
+                        .str()
+                  : "\"\"";
+    cs.line("  return \"output '{0}\" + std::string({1}) + \"': needs \" + "
+            "std::to_string(rec.value) + \" rows, the buffer holds \" + "
+            "std::to_string(c.o_{0} ? c.o_{0}_capacity : 0);",
+            po.name, ratio);
   }
   cs.line("default:");
   cs.line("  return \"stage: failure \" + std::to_string(key) + \" has no "

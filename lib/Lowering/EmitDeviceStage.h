@@ -5,14 +5,14 @@
 // `<path>_prepare` computes on the host) as one function template over the
 // lanes that run it, in <base>_impl.h:
 //
-//   template <class Lanes> IMETA_HD bool <path>_stage(<path>_ctx &c, Lanes &ln);
+//   template <class Lanes> IMETA_HD bool <path>_sequence_stage(<path>_ctx &c, Lanes &ln);
 //
 // Lanes is one lane on the host (SerialLanes) or the threads of a CTA
 // (BlockLanes), runtime/DeviceStage.inc. Every lane computes its share of
 // the sequences; a prefix sum or a row start is a scan of the lanes; the
 // steps run in the host's order and each failure is kept under a key in
 // that order, so the lowest key is the failure the evaluator reports
-// first. `<path>_stage_message` (host source) words it as the host does.
+// first. `<path>_sequence_stage_message` (host source) words it as the host does.
 // The design: docs/device-step.md.
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +30,14 @@ mlir::LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
                                     EmitterState &st, FieldOp field,
                                     const FormulaScope &scope);
 
+/// The interval evaluation of `plan`'s fill formulas (`ok = ok && ...`
+/// for each check the fast fills drop), with `N`, `c` and `H` in scope;
+/// `leafText` rewrites each scan of the batch (null: the host's).
+mlir::LogicalResult
+emitProofBody(CodeStream &cs, const SpecLayout &L, EmitterState &st,
+              const PathPlan &plan,
+              llvm::function_ref<std::string(const std::string &)> leafText);
+
 class DeviceStageEmitter {
 public:
   DeviceStageEmitter(const SpecLayout &layout, EmitterState &st)
@@ -42,10 +50,24 @@ public:
     return blocker(L, plan).empty();
   }
 
-  /// `<path>_stage` (the impl header), or a comment naming the blocker.
+  /// Why `plan` has no device step (its whole host part on the device:
+  /// the stage, the capacities, the proof); empty when it has one.
+  static std::string stepBlocker(const SpecLayout &L, const PathPlan &plan);
+  static bool hasStep(const SpecLayout &L, const PathPlan &plan) {
+    return stepBlocker(L, plan).empty();
+  }
+  /// The step id of output k's capacity check (after the row starts).
+  static unsigned capacityId(const PathPlan &plan, size_t k) {
+    return unsigned(1 + plan.host.size() + plan.rowSpaces.size() + k);
+  }
+
+  /// `<path>_sequence_stage` (the impl header), or a comment naming the blocker.
   mlir::LogicalResult emitStage(CodeStream &cs, const PathPlan &plan);
-  /// `<path>_stage_message` (the host source): a failure's words.
+  /// `<path>_sequence_stage_message` (the host source): a failure's words.
   void emitMessage(CodeStream &cs, const PathPlan &plan);
+  /// `<path>_step_proof` (the impl header): the range proof of the fills
+  /// over the batch, its scans of the batch the lanes'.
+  mlir::LogicalResult emitProof(CodeStream &cs, const PathPlan &plan);
 
 private:
   /// The stage's step ids: host step k is 1 + k, row space s after them.

@@ -7,6 +7,7 @@
 
 #include "lib/Lowering/EmitFill.h"
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Lowering/RangeProof.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -26,6 +27,7 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   cs.blank();
   cs.line("#include <cstddef>");
   cs.line("#include <cstdint>");
+  cs.line("#include <climits>");
   cs.line("#include <cstring>");
   cs.line("#include <memory>");
   cs.line("#include <string>");
@@ -75,6 +77,7 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   cs.raw(
 #include "lib/Lowering/IntegerOps.text.inc"
   );
+  cs.raw(kRangeHelpers);
   cs.raw(
 #include "lib/Lowering/DeviceStage.text.inc"
   );
@@ -169,6 +172,11 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
   for (const RowSpace &space : plan.rowSpaces)
     cs.line("const int32_t *rowstart_{0};  // [buckets][N + 1]",
             FieldOp(space.count).getSymName());
+  for (const InputDecl &in : L.inputs())
+    if (in.isList() && in.op.getMin())
+      cs.line("int64_t lo_{0}, hi_{0};  // its elements' range (a device "
+              "stage's proof)",
+              in.name);
   cs.line("/// The batch's range proof held (else prepare ran the checked "
           "dry run).");
   cs.line("bool proven;");
@@ -177,11 +185,12 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
     cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
     cs.line("int64_t o_{0}_stride;  // elements between buckets", out.name);
     cs.line("int64_t o_{0}_width;", out.name);
+    cs.line("int64_t o_{0}_capacity;  // rows per bucket", out.name);
     if (out.fill) {
       cs.line("// Rows [live, capacity) of each bucket get fill({0}); live: "
               "the field's rows.",
               *out.fill);
-      cs.line("int64_t o_{0}_capacity, o_{0}_live[kMaxRatios];", out.name);
+      cs.line("int64_t o_{0}_live[kMaxRatios];", out.name);
     }
   }
 }
@@ -282,22 +291,28 @@ LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
           PathOp(plan.path).getSymName());
   cs.line("/// `pk` (a GPU stage's), the arrays the kernel reads are written "
           "into its staging.");
-  cs.line("/// `staged`: the host stage run as the device runs it "
-          "(`{0}_stage`, serially).",
+  cs.line("/// `stage` 1: the host stage run as the device runs it "
+          "(`{0}_sequence_stage`,",
           PathOp(plan.path).getSymName());
+  cs.line("/// one lane); 2: left to the device step (the input checks and "
+          "the shapes");
+  cs.line("/// without their rows only).");
   cs.line("Status {0}_prepare(const Config &config, const Sequences &seqs, "
           "{1} &out, bool fill, {0}_host &H, FillMode mode = "
-          "FillMode::kAuto, Packer *pk = nullptr, bool staged = false);",
+          "FillMode::kAuto, Packer *pk = nullptr, int stage = 0);",
           PathOp(plan.path).getSymName(), L.buffersName(plan));
   if (DeviceStageEmitter::hasStage(L, plan))
-    cs.line("std::string {0}_stage_message(const {1} &c, uint64_t key, "
+    cs.line("std::string {0}_sequence_stage_message(const {1} &c, uint64_t key, "
             "const ErrorRecord &rec);",
             PathOp(plan.path).getSymName(), L.ctxName(plan));
   cs.blank();
   for (const RowSpace &space : plan.rowSpaces)
     if (failed(emitSpaceFill(cs, plan, space)))
       return failure();
-  return DeviceStageEmitter(L, st).emitStage(cs, plan);
+  DeviceStageEmitter stage(L, st);
+  if (failed(stage.emitStage(cs, plan)))
+    return failure();
+  return stage.emitProof(cs, plan);
 }
 
 /// One fused function per row space: every rows field of the space, at

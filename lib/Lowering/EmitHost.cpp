@@ -58,7 +58,6 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
 #include "lib/Lowering/HostErrors.text.inc"
   );
   emitSetupHelpers(cs);
-  cs.raw(kRangeHelpers);
   cs.line("}  // namespace");
   cs.line("#pragma GCC diagnostic pop");
   cs.blank();
@@ -880,7 +879,7 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   CodeStream::Scope fn(cs, formatv("Status detail::{0}_prepare(const Config "
                                    "&config, const Sequences &seqs, {1} "
                                    "&out, bool fill, {0}_host &H, FillMode "
-                                   "mode, Packer *pk, bool staged)",
+                                   "mode, Packer *pk, int stage)",
                                    path, bufs)
                                .str());
   cs.line("H.reset();");
@@ -896,10 +895,15 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   emitHostReadsGuard(cs, plan);
   std::optional<CodeStream::Scope> hostSteps;
   if (DeviceStageEmitter::hasStage(L, plan)) {
+    if (DeviceStageEmitter::hasStep(L, plan)) {
+      CodeStream::Scope device(cs, "if (stage == 2)");
+      emitShapes(cs, plan, /*deviceRows=*/true);
+      cs.line("return Status{};");
+    }
     emitStagedSteps(cs, plan);
     hostSteps.emplace(cs, "else");
   } else {
-    cs.line("(void)staged;  // no device stage (EmitDeviceStage.h)");
+    cs.line("(void)stage;  // no device stage (EmitDeviceStage.h)");
   }
   if (failed(emitHostSteps(cs, plan)))
     return failure();
@@ -920,7 +924,7 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
 /// steps and row starts (the CPU's test of what the device runs).
 void HostEmitter::emitStagedSteps(CodeStream &cs, const PathPlan &plan) {
   std::string path = PathOp(plan.path).getSymName().str();
-  CodeStream::Scope s(cs, "if (staged)");
+  CodeStream::Scope s(cs, "if (stage == 1)");
   for (const RowSpace &space : plan.rowSpaces) {
     std::string name = FieldOp(space.count).getSymName().str();
     cs.line("H.rowstart_{0} = stage_array(H.rv_{0}, size_t({1}) * (N + 1), "
@@ -929,7 +933,7 @@ void HostEmitter::emitStagedSteps(CodeStream &cs, const PathPlan &plan) {
     cs.line("c.rowstart_{0} = H.rowstart_{0};", name);
   }
   cs.line("SerialLanes ln;");
-  cs.line("if (!{0}_stage(c, ln)) return failure({0}_stage_message(c, "
+  cs.line("if (!{0}_sequence_stage(c, ln)) return failure({0}_sequence_stage_message(c, "
           "ln.best, ln.rec));",
           path);
   // The values the context holds, where the later host code reads them.
@@ -1086,7 +1090,8 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
 
 /// Shapes, then capacities (nothing is recorded unless every buffer fits),
 /// then the shapes recorded.
-void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
+void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
+                             bool deviceRows) {
   std::string bufs = L.buffersName(plan);
   cs.line("// Shapes, then capacities: nothing is written unless every "
           "buffer fits.");
@@ -1136,7 +1141,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
             "std::to_string(buf.capacity) + \" rows of \" + "
             "std::to_string(stride));",
             po.name);
-    {
+    if (!deviceRows) {
       CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
       cs.line("const int64_t rows = {0};", L.outputRows(po));
       if (po.rowsLen) {
@@ -1171,7 +1176,8 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan) {
     cs.line("buf.buckets = shape[{0}].buckets;", k);
     cs.line("buf.width = shape[{0}].width;", k);
     CodeStream::Scope b(cs, "for (int32_t b = 0; b < buf.buckets; ++b)");
-    cs.line("buf.rows[b] = {0};", L.outputRows(po));
+    // Rows a device step computes: unknown here.
+    cs.line("buf.rows[b] = {0};", deviceRows ? "-1" : L.outputRows(po));
     cs.line("buf.cols[b] = shape[{0}].cols[b];", k);
     cs.line("buf.ratios[b] = {0};",
             po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
@@ -1211,8 +1217,8 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   bool resolving = plan.path->hasAttr(kResolvedByAttr);
   CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
                                    "&config, const Sequences &{2}, {1} "
-                                   "&out, bool fill, FillMode mode, bool "
-                                   "staged = false)",
+                                   "&out, bool fill, FillMode mode, int "
+                                   "stage = 0)",
                                    path, bufs, resolving ? "given" : "seqs")
                                .str());
   if (resolving) {
@@ -1224,7 +1230,7 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   }
   cs.line("{0}_host H;", path);
   cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode, "
-          "nullptr, staged);",
+          "nullptr, stage);",
           path);
   cs.line("if (!st.ok || !fill) return st;");
   for (const InputDecl &in : L.inputs())
@@ -1307,7 +1313,7 @@ void HostEmitter::emitPublicEntries(CodeStream &cs, const PathPlan &plan) {
   if (DeviceStageEmitter::hasStage(L, plan))
     cs.line("Status {0}_staged(const Config &config, const Sequences &seqs, "
             "{1} &out, bool fill, FillMode mode) {{ return run_{0}(config, "
-            "seqs, out, fill, mode, true); }",
+            "seqs, out, fill, mode, 1); }",
             path, L.buffersName(plan));
   cs.blank();
 }

@@ -80,7 +80,8 @@ private:
   void emitColumnsArray(CodeStream &cs, const PathPlan &plan, FieldOp field);
   void emitRowStarts(CodeStream &cs, const PathPlan &plan);
   void emitColumnChecks(CodeStream &cs, const PathPlan &plan);
-  void emitShapes(CodeStream &cs, const PathPlan &plan);
+  /// `deviceRows`: the rows and capacities are left to a device step.
+  void emitShapes(CodeStream &cs, const PathPlan &plan, bool deviceRows = false);
   void emitDryRun(CodeStream &cs, const PathPlan &plan);
   void emitCpuRun(CodeStream &cs, const PathPlan &plan);
   /// Sets `c.proven` in prepare: the batch's int32 proof (RangeProof.h).

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/EmitHost.h"
 
 using namespace mlir;
@@ -19,12 +20,25 @@ LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) 
   cs.line("c.proven = false;");
   CodeStream::Scope proof(cs, "if (fill && mode == FillMode::kAuto)");
   cs.line("bool ok = true;");
+  if (failed(emitProofBody(cs, L, st, plan, nullptr)))
+    return failure();
+  cs.line("c.proven = ok;");
+  return success();
+}
+
+LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
+                            EmitterState &st, const PathPlan &plan,
+                            llvm::function_ref<std::string(const std::string &)>
+                                leafText) {
+  auto text = [&](std::string expr) {
+    return leafText ? leafText(expr) : expr;
+  };
   llvm::StringMap<std::string> leaves;
   llvm::DenseMap<Operation *, std::string> fieldRange;
   auto hostArray = [&](Operation *op) {
-    return formatv("r_span(c.h_{0}, {1} * {2})", symName(op),
-                   L.numBuckets(getRatios(op)), L.hostStride(op))
-        .str();
+    return text(formatv("r_span(c.h_{0}, {1} * {2})", symName(op),
+                        L.numBuckets(getRatios(op)), L.hostStride(op))
+                    .str());
   };
   auto rowsField = [&](FieldOp f) { return fieldRange.lookup(f); };
   for (const RowSpace &space : plan.rowSpaces) {
@@ -33,9 +47,8 @@ LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) 
     // Rows j of a sequence: [0, max count); rows r of the batch:
     // [0, the largest bucket's total). (A space whose formulas read
     // neither leaves them unread.)
-    cs.line("[[maybe_unused]] const Range rj_{0} = r_index(r_span(c.h_{0}, "
-            "{1} * N).hi);",
-            count, buckets);
+    cs.line("[[maybe_unused]] const Range rj_{0} = r_index({1}.hi);", count,
+            text(formatv("r_span(c.h_{0}, {1} * N)", count, buckets).str()));
     cs.line("[[maybe_unused]] Range rr_{0} = r_index(0);", count);
     cs.line("for (int32_t b = 0; b < {1}; ++b) rr_{0} = r_join(rr_{0}, "
             "r_index(c.rowstart_{0}[b * (N + 1) + N]));",
@@ -56,6 +69,7 @@ LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) 
       scope.rowsField = rowsField;
       scope.hostArray = hostArray;
       scope.leaves = &leaves;
+      scope.leafText = leafText;
       cs.line("// {0}", field.getSymName());
       std::string result;
       if (failed(emitRangeFormula(cs, st, field.getBody(), scope, result)))
@@ -63,7 +77,6 @@ LogicalResult HostEmitter::emitRangeProof(CodeStream &cs, const PathPlan &plan) 
       fieldRange[field] = result;
     }
   }
-  cs.line("c.proven = ok;");
   return success();
 }
 

@@ -93,7 +93,8 @@ public:
   }
   /// Leaves scan the batch (O(sequences)): each distinct one is computed
   /// once per proof.
-  LogicalResult leaf(Operation *op, const std::string &expr) override {
+  LogicalResult leaf(Operation *op, const std::string &given) override {
+    const std::string expr = s.leafText ? s.leafText(given) : given;
     auto [it, inserted] = s.leaves->try_emplace(expr, "");
     if (inserted)
       it->second = define(op, expr);

@@ -43,6 +43,9 @@ struct RangeScope {
   /// The proof's leaf expressions so far, by the name that holds each:
   /// each distinct one (a scan of the batch) is computed once per proof.
   llvm::StringMap<std::string> *leaves = nullptr;
+  /// Rewrites a leaf's expression (a device proof scans the batch with its
+  /// lanes: `ln.span(...)`); null: as written.
+  llvm::function_ref<std::string(const std::string &)> leafText;
 };
 
 /// Emits the interval evaluation of `body`: one `Range` per value that is

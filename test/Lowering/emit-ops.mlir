@@ -65,7 +65,7 @@ imeta.spec @subi_muli {
 // it fits.
 // CHECK-LABEL: spec @mul64.
 // CHECK: int64_t [[P:t[0-9]+]];
-// CHECK-NEXT: if (__builtin_mul_overflow({{t[0-9]+}}, {{t[0-9]+}}, &[[P]])) return imeta_fail(c.err, kOverflow64,
+// CHECK-NEXT: if (imeta_mul_overflow({{t[0-9]+}}, {{t[0-9]+}}, &[[P]])) return imeta_fail(c.err, kOverflow64,
 // CHECK-NEXT: const int64_t [[T:t[0-9]+]] = [[P]];
 // CHECK-NEXT: if (!imeta_fits32([[T]])) return imeta_fail(c.err, kOverflow,
 imeta.spec @mul64 {
@@ -414,7 +414,7 @@ imeta.spec @fill_column {
 // CHECK-NEXT: [[ACC]] = [[K]] == 0 || [[V]] > [[ACC]] ? [[V]] : [[ACC]];
 // CHECK: // imeta.field @s scalar {
 // CHECK: int64_t [[SUM:t[0-9]+]] = 0;
-// CHECK: if (__builtin_add_overflow([[SUM]], {{t[0-9]+}}, &[[SUM]])) return imeta_fail(c.err, kOverflow64,
+// CHECK: if (imeta_add_overflow([[SUM]], {{t[0-9]+}}, &[[SUM]])) return imeta_fail(c.err, kOverflow64,
 // CHECK: if (!imeta_fits32([[SUM]])) return imeta_fail(c.err, kOverflow,
 imeta.spec @reduce {
   imeta.input @q : i32

@@ -24,6 +24,7 @@ namespace text {
 #include "runtime/IntegerOps.inc"
 #include "runtime/RangeHelpers.inc"
 #include "runtime/FailureText.inc"
+#include "runtime/DeviceStage.inc"
 } // namespace text
 
 namespace api {
@@ -79,6 +80,53 @@ TEST(RuntimeText, FirstFailureIsKept) {
   EXPECT_EQ(e.site, 3);
   EXPECT_EQ(e.seq, 5);
   EXPECT_EQ(e.value, 9);
+}
+
+TEST(RuntimeText, SixtyFourBitOverflowHelpers) {
+  int64_t r = 0;
+  EXPECT_FALSE(imeta_add_overflow(INT64_MAX - 1, 1, &r));
+  EXPECT_EQ(r, INT64_MAX);
+  EXPECT_TRUE(imeta_add_overflow(INT64_MAX, 1, &r));
+  EXPECT_TRUE(imeta_sub_overflow(INT64_MIN, 1, &r));
+  EXPECT_FALSE(imeta_sub_overflow(-5, 7, &r));
+  EXPECT_EQ(r, -12);
+  EXPECT_TRUE(imeta_mul_overflow(INT64_C(1) << 32, INT64_C(1) << 31, &r));
+  EXPECT_FALSE(imeta_mul_overflow(-(INT64_C(1) << 31), INT64_C(1) << 32, &r));
+  EXPECT_EQ(r, INT64_MIN);
+}
+
+/// The device stage's keys order failures as the host meets them (step,
+/// then its two indices), and one lane's scan reports each sum that
+/// leaves i32 and keeps the lowest key.
+TEST(RuntimeText, StageKeysAndSerialLanes) {
+  EXPECT_LT(imeta_stage_key(2, 5, 9), imeta_stage_key(3, 0, 0));
+  EXPECT_LT(imeta_stage_key(2, 0, 9), imeta_stage_key(2, 1, 0));
+  EXPECT_LT(imeta_stage_key(2, 1, 3), imeta_stage_key(2, 1, 4));
+  EXPECT_EQ(imeta_stage_step(imeta_stage_key(7, 3, 11)), 7u);
+  EXPECT_EQ(imeta_stage_a(imeta_stage_key(7, 3, 11)), 3);
+  EXPECT_EQ(imeta_stage_b(imeta_stage_key(7, 3, 11)), 11);
+
+  SerialLanes ln;
+  const int32_t src[4] = {2, INT32_MAX, -5, 1};
+  int32_t excl[5] = {}, incl[4] = {};
+  std::vector<int64_t> bad;
+  ln.scan(src, 4, excl, true, [&](int64_t j, int64_t acc) {
+    bad.push_back(j);
+    ln.fail(imeta_stage_key(4, 0, j), imeta_stage_record(j, acc));
+  });
+  EXPECT_EQ(excl[0], 0);
+  EXPECT_EQ(excl[1], 2);
+  EXPECT_EQ(bad, (std::vector<int64_t>{1}));  // 2 + INT32_MAX; then back in range
+  EXPECT_EQ(excl[3], int32_t(int64_t(2) + INT32_MAX - 5));
+  ln.scan(src + 2, 2, incl, false, [](int64_t, int64_t) {});
+  EXPECT_EQ(incl[0], -5);
+  EXPECT_EQ(incl[1], -4);
+  ln.fail(imeta_stage_key(4, 0, 3), imeta_stage_record(3, 0));
+  ASSERT_TRUE(ln.failed());
+  EXPECT_EQ(ln.best, imeta_stage_key(4, 0, 1));
+  EXPECT_EQ(ln.rec.value, int64_t(2) + INT32_MAX);
+  EXPECT_EQ(ln.span(src, 4).lo, -5);
+  EXPECT_EQ(ln.span(src, 4).hi, INT32_MAX);
 }
 
 TEST(RuntimeText, RangesSaturateAndBound) {

@@ -1,0 +1,294 @@
+//===- EmitDeviceStep.cpp - a GPU path's step with its host stage on the device -===//
+//
+// For a GPU path with a device step (DeviceStageEmitter::hasStep): one
+// kernel whose every CTA runs the path's sequence stage over the whole
+// batch in its shared memory, the capacities and the range proof (or the
+// checked dry run), so that all CTAs reach the same verdict and none
+// writes an output when the batch breaks a rule; then CTA i fills sequence
+// i. The host's part per step: the input checks and the copy of the
+// engine's arrays (`<path>_device_pack`). docs/device-step.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Lowering/EmitCuda.h"
+#include "lib/Lowering/EmitDeviceStage.h"
+
+using namespace mlir;
+using llvm::formatv;
+
+namespace imeta::emit {
+
+void CudaEmitter::emitDeviceStepApi(CodeStream &h, const PathPlan &plan) {
+  if (!DeviceStageEmitter::hasStep(L, plan))
+    return;
+  std::string p = PathOp(plan.path).getSymName().str();
+  h.line("/// Path `{0}`'s device step (docs/device-step.md): the host checks "
+         "the inputs",
+         p);
+  h.line("/// and packs the engine's arrays (O(N) copies, no per-sequence "
+         "arithmetic); one");
+  h.line("/// kernel checks the rules, sums, capacities and int32 safety in "
+         "every CTA and");
+  h.line("/// writes nothing when the batch breaks one (`{0}_check` names "
+         "it). Output rows",
+         p);
+  h.line("/// are device values (out.rows are -1). `_device_pack` packs for "
+         "a graph's copy.");
+  h.line("Status {0}_device_stage(GpuStaging &s, const Config &config, const "
+         "Sequences &seqs, {1} &out, cudaStream_t stream);",
+         p, L.buffersName(plan));
+  h.line("Status {0}_device_pack(GpuStaging &s, const Config &config, const "
+         "Sequences &seqs, {1} &out);",
+         p, L.buffersName(plan));
+  h.line("cudaError_t {0}_device_launch(const GpuStaging &s, cudaStream_t "
+         "stream);",
+         p);
+}
+
+/// The stage's arrays in a CTA's dynamic shared memory, after the context.
+void CudaEmitter::emitStepLayout(CodeStream &cu, const PathPlan &plan) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  cu.line("/// Path `{0}`'s device step: its host-value and row-start arrays "
+          "for n sequences",
+          p);
+  cu.line("/// in a CTA's shared memory after the context (`base` null: the "
+          "bytes only).");
+  CodeStream::Scope f(cu, formatv("__host__ __device__ static size_t "
+                                  "{0}_step_layout({1} &c, char *base, "
+                                  "int64_t n)",
+                                  p, L.ctxName(plan))
+                              .str());
+  cu.line("const int64_t N = n;");
+  cu.line("size_t at = (sizeof({0}) + 15) & ~size_t(15);", L.ctxName(plan));
+  for (Operation *op : plan.needed) {
+    if (!L.isHostValue(op) || L.inContext(op))
+      continue;
+    CodeStream::Scope a(cu, "");
+    cu.line("const size_t bytes = size_t({0}) * size_t({1}) * sizeof({2});",
+            L.numBuckets(getRatios(op)), L.hostStride(op), L.hostElem(op));
+    cu.line("if (base) c.h_{0} = reinterpret_cast<{1} *>(base + at);",
+            symName(op), L.hostElem(op));
+    cu.line("at += (bytes + 15) & ~size_t(15);");
+  }
+  for (const RowSpace &space : plan.rowSpaces) {
+    std::string name = FieldOp(space.count).getSymName().str();
+    CodeStream::Scope a(cu, "");
+    cu.line("const size_t bytes = size_t({0}) * size_t(N + 1) * "
+            "sizeof(int32_t);",
+            L.numBuckets(FieldOp(space.count).getRatiosAttr()));
+    cu.line("if (base) c.rowstart_{0} = reinterpret_cast<int32_t *>(base + "
+            "at);",
+            name);
+    cu.line("at += (bytes + 15) & ~size_t(15);");
+  }
+  cu.line("return at;");
+}
+
+/// The kernel: the context and the stage in shared memory, the verdict,
+/// then the host-value outputs, the padding and sequence blockIdx.x's rows.
+void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  std::string ctx = L.ctxName(plan);
+  cu.blank();
+  cu.line("/// Path `{0}`'s device step: every CTA runs the sequence stage "
+          "over the batch,",
+          p);
+  cu.line("/// then fills its own sequence; a failure is recorded by CTA 0 "
+          "(`key`: its");
+  cu.line("/// stage key, 0 for a fill's failure in the checked dry run).");
+  CodeStream::Scope k(cu, formatv("__global__ void __launch_bounds__(256) "
+                                  "{0}_step_kernel(const {1} *__restrict__ "
+                                  "pc, uint64_t *__restrict__ key)",
+                                  p, ctx)
+                              .str());
+  cu.line("extern __shared__ int4 step_shared[];");
+  cu.line("__shared__ StageShared sh;");
+  cu.line("__shared__ ErrorRecord dry;");
+  cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
+          "blockDim.x)",
+          ctx);
+  cu.line("  step_shared[k] = reinterpret_cast<const int4 *>(pc)[k];");
+  cu.line("__syncthreads();");
+  cu.line("{0} &c = *reinterpret_cast<{0} *>(step_shared);", ctx);
+  cu.line("if (threadIdx.x == 0) {0}_step_layout(c, reinterpret_cast<char "
+          "*>(step_shared), c.num_seqs);",
+          p);
+  emitResidentWrites(cu, L.deviceInputs(plan));
+  cu.line("__syncthreads();");
+  cu.line("const int64_t N = c.num_seqs;");
+  cu.line("BlockLanes ln(sh);");
+  cu.line("ErrorRecord *const err = c.err;");
+  cu.line("auto refuse = [&](uint64_t k) { if (blockIdx.x == 0 && "
+          "threadIdx.x == 0) { *err = ln.rec; *key = k; } };");
+  cu.line("if (!{0}_sequence_stage(c, ln)) {{ refuse(ln.best); return; }", p);
+  // Capacities: the rows each output needs, on the leader.
+  {
+    CodeStream::Scope lead(cu, "if (ln.leader())");
+    // (Rows of a rows field: its space's row starts.)
+    std::string members, inits;
+    for (const RowSpace &space : plan.rowSpaces) {
+      std::string name = FieldOp(space.count).getSymName().str();
+      members += "const int32_t *rowstart_" + name + "; ";
+      inits += (inits.empty() ? "c.rowstart_" : ", c.rowstart_") + name;
+    }
+    if (!members.empty())
+      cu.line("const struct {{ {0}} H{{{1}};", members, inits);
+    if (!members.empty())
+      cu.line("(void)H;");
+    for (auto [k, po] : llvm::enumerate(plan.outputs)) {
+      CodeStream::Scope b(cu, formatv("for (int32_t b = 0; b < {0}; ++b)",
+                                      L.numBuckets(po.ratios))
+                                  .str());
+      cu.line("const int64_t rows = {0};", L.outputRows(po));
+      if (po.fill)
+        cu.line("c.o_{0}_live[b] = rows;", po.name);
+      cu.line("if (rows > c.o_{0}_capacity) ln.fail(imeta_stage_key({1}, b, "
+              "0), imeta_stage_record(-1, rows));",
+              po.name, DeviceStageEmitter::capacityId(plan, k));
+    }
+  }
+  cu.line("if (ln.failed()) { refuse(ln.best); return; }");
+  // The proof, else the checked dry run, sequence by sequence, each by
+  // the whole CTA (the fills' lanes): the first failing sequence's record.
+  // (Where several of its rows fail, the one a lane records first.)
+  {
+    CodeStream::Scope unproven(cu, formatv("if (!{0}_step_proof(c, ln))", p)
+                                       .str());
+    cu.line("if (threadIdx.x == 0) { dry = ErrorRecord{}; c.err = &dry; }");
+    cu.line("__syncthreads();");
+    {
+      CodeStream::Scope j(cu, "for (int64_t j = 0; j < N; ++j)");
+      cu.line("[&] {");
+      for (const RowSpace &space : plan.rowSpaces)
+        cu.line("  if (!{0}<true, false>(c, j, threadIdx.x, blockDim.x)) "
+                "return;",
+                L.fillName(plan, space));
+      cu.line("}();");
+      cu.line("__syncthreads();");
+      cu.line("const bool failed = dry.kind != kNone;");
+      cu.line("__syncthreads();");
+      CodeStream::Scope f(cu, "if (failed)");
+      cu.line("if (blockIdx.x == 0 && threadIdx.x == 0) { *err = dry; *key = "
+              "0; }");
+      cu.line("return;");
+    }
+    cu.line("if (threadIdx.x == 0) c.err = err;");
+  }
+  // The dividers of scalar host values the fills divide by.
+  {
+    CodeStream::Scope lead(cu, "if (threadIdx.x == 0)");
+    if (!emitScalarDividers(cu, plan, "c"))
+      cu.line("// (no scalar divisor)");
+  }
+  cu.line("__syncthreads();");
+  cu.line("const int64_t tid = int64_t(blockIdx.x) * blockDim.x + "
+          "threadIdx.x;");
+  cu.line("const int64_t nthreads = int64_t(gridDim.x) * blockDim.x;");
+  cu.line("(void)tid, (void)nthreads;");
+  emitHostOutputCopies(cu, plan);
+  emitPaddingFills(cu, plan);
+  cu.line("const int64_t i = blockIdx.x;");
+  cu.line("if (i >= N) return;");
+  for (const RowSpace &space : plan.rowSpaces)
+    cu.line("if (!{0}<false>(c, i, threadIdx.x, blockDim.x)) return;",
+            L.fillName(plan, space));
+}
+
+/// The host's part: input checks and shapes without rows (prepare, stage
+/// 2), the context, every input the stage and the fills read.
+void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
+                               unsigned gpuPath) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  std::string ctx = L.ctxName(plan);
+  std::string P = L.pascal(p);
+  cu.blank();
+  CodeStream::Scope f(cu, formatv("static Status {0}_device_impl(GpuStaging "
+                                  "&s, const Config &config, const Sequences "
+                                  "&seqs, {1} &out, cudaStream_t stream, bool "
+                                  "copy)",
+                                  p, L.buffersName(plan))
+                              .str());
+  cu.line("StagingClaim claim(s);");
+  cu.line("if (!claim.held()) return fail(claim.refusal());");
+  cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);
+  cu.line("if (!scratch) scratch = std::make_shared<{0}_host>();", p);
+  cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);
+  cu.line("Packer pk{{static_cast<char *>(s.host), static_cast<char "
+          "*>(s.device), s.bytes, k{0}KeyOffset + 16};",
+          P);
+  cu.line("Status st = {0}_prepare(config, seqs, out, true, H, "
+          "FillMode::kAuto, &pk, 2);",
+          p);
+  cu.line("if (!st.ok) return st;");
+  emitDeviceContext(cu, plan);
+  for (const InputDecl &in : L.inputs())
+    if (in.isList() && in.op.getMin())
+      cu.line("dc.lo_{0} = H.lo_{0}; dc.hi_{0} = H.hi_{0};", in.name);
+  emitStageInputs(cu, plan, /*all=*/true);
+  cu.line("Buffer *buffers = out.begin();");
+  for (auto [k, po] : llvm::enumerate(plan.outputs)) {
+    cu.line("dc.o_{0} = static_cast<{1} *>(buffers[{2}].data);", po.name,
+            elemType(po.isBool), k);
+    cu.line("dc.o_{0}_stride = buffers[{1}].bucket_stride;", po.name, k);
+    cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
+    cu.line("dc.o_{0}_capacity = buffers[{1}].capacity;", po.name, k);
+  }
+  // One CTA a sequence of the largest batch, 256 lanes for the stage;
+  // its arrays for max_seqs sequences in dynamic shared memory.
+  cu.line("s.threads = 256;");
+  cu.line("s.per_seq = 1;");
+  cu.line("s.shared_bytes = {0}_step_layout(dc, nullptr, s.max_seqs);", p);
+  cu.line("static int max_shared = 0;");
+  cu.line("if (!max_shared) { int device = 0; if (cudaGetDevice(&device) || "
+          "cudaDeviceGetAttribute(&max_shared, "
+          "cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) max_shared = 48 "
+          "* 1024; }");
+  cu.line("if (s.shared_bytes + sizeof(StageShared) + sizeof(ErrorRecord) > "
+          "size_t(max_shared)) return fail(\"{0}: the device step's \" + "
+          "std::to_string(s.shared_bytes) + \" bytes of shared memory for \" "
+          "+ std::to_string(s.max_seqs) + \" sequences exceed the device's \" "
+          "+ std::to_string(max_shared) + \"; use a smaller max_seqs\");",
+          p);
+  cu.line("if (cudaError_t e = cudaFuncSetAttribute({0}_step_kernel, "
+          "cudaFuncAttributeMaxDynamicSharedMemorySize, int(s.shared_bytes))) "
+          "return cuda_fail(\"{0}: shared memory\", e);",
+          p);
+  emitStagingFinish(cu, plan);
+}
+
+void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
+                                 unsigned gpuPath) {
+  if (!DeviceStageEmitter::hasStep(L, plan))
+    return;
+  std::string p = PathOp(plan.path).getSymName().str();
+  std::string P = L.pascal(p);
+  cu.blank();
+  emitStepLayout(cu, plan);
+  emitStepKernel(cu, plan);
+  cu.line("/// A device step's stage key: after the error record.");
+  cu.line("constexpr size_t k{0}KeyOffset = k{0}ErrorOffset + "
+          "align16(sizeof(ErrorRecord));",
+          P);
+  emitStepImpl(cu, plan, gpuPath);
+  cu.blank();
+  cu.line("Status {0}_device_stage(GpuStaging &s, const Config &config, "
+          "const Sequences &seqs, {1} &out, cudaStream_t stream) {{ return "
+          "{0}_device_impl(s, config, seqs, out, stream, true); }",
+          p, L.buffersName(plan));
+  cu.line("Status {0}_device_pack(GpuStaging &s, const Config &config, const "
+          "Sequences &seqs, {1} &out) {{ return {0}_device_impl(s, config, "
+          "seqs, out, nullptr, false); }",
+          p, L.buffersName(plan));
+  CodeStream::Scope f(cu, formatv("cudaError_t {0}_device_launch(const "
+                                  "GpuStaging &s, cudaStream_t stream)",
+                                  p)
+                              .str());
+  cu.line("{0}_step_kernel<<<dim3(unsigned(s.max_seqs)), s.threads, "
+          "s.shared_bytes, stream>>>(static_cast<const {1} *>(s.device), "
+          "reinterpret_cast<uint64_t *>(static_cast<char *>(s.device) + "
+          "k{2}KeyOffset));",
+          p, L.ctxName(plan), P);
+  cu.line("return cudaGetLastError();");
+}
+
+} // namespace imeta::emit
