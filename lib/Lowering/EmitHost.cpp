@@ -912,6 +912,17 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   emitColumnChecks(cs, plan);
   if (failed(emitRangeProof(cs, plan)))
     return failure();
+  if (DeviceStageEmitter::hasStep(L, plan)) {
+    // Staged: the device step's proof decides (its scans on one lane).
+    CodeStream::Scope staged(cs, "if (stage == 1 && fill && mode == "
+                                 "FillMode::kAuto)");
+    for (const InputDecl &in : L.inputs())
+      if (in.isList() && in.op.getMin())
+        cs.line("c.lo_{0} = H.lo_{0}; c.hi_{0} = H.hi_{0};", in.name);
+    cs.line("SerialLanes pl;");
+    cs.line("c.proven = {0}_step_proof(c, pl);",
+            PathOp(plan.path).getSymName());
+  }
   emitShapes(cs, plan);
   emitDryRun(cs, plan);
   cs.line("Status ok;");
