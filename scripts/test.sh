@@ -34,8 +34,9 @@ if [ "${IMETA_SKIP_FUZZ:-0}" != 1 ] && [ "$fuzz_secs" != 0 ]; then
 fi
 if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "note: no GPU on this machine: the GPU tests ('gpu', 'gpu-resident', 'gpu-monotone'," \
-       "'gpu-divider') were skipped; run build/test/gpu/imeta-gpu-tests," \
-       "build/test/gpu/imeta-gpu-resident-test," \
-       "build/test/gpu/imeta-gpu-monotone-test and" \
-       "build/test/gpu/imeta-gpu-divider-test where there is one"
+       "'gpu-divider', 'gpu-device-step') were skipped; run" \
+       "build/test/gpu/imeta-gpu-tests, build/test/gpu/imeta-gpu-resident-test," \
+       "build/test/gpu/imeta-gpu-monotone-test," \
+       "build/test/gpu/imeta-gpu-divider-test and" \
+       "build/test/gpu/imeta-gpu-device-step-test where there is one"
 fi
