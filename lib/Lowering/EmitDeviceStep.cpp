@@ -238,21 +238,29 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   cu.line("s.threads = 256;");
   cu.line("s.per_seq = 1;");
   cu.line("s.shared_bytes = {0}_step_layout(dc, nullptr, s.max_seqs);", p);
-  cu.line("static int max_shared = 0;");
-  cu.line("if (!max_shared) { int device = 0; if (cudaGetDevice(&device) || "
-          "cudaDeviceGetAttribute(&max_shared, "
-          "cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) max_shared = 48 "
-          "* 1024; }");
+  // The device's opt-in limit, asked once per process; the kernel's own
+  // limit raised only when a staging needs more than any before (not a
+  // driver call every step).
+  cu.line("static const int max_shared = [] { int device = 0, n = 0; return "
+          "cudaGetDevice(&device) || cudaDeviceGetAttribute(&n, "
+          "cudaDevAttrMaxSharedMemoryPerBlockOptin, device) ? 48 * 1024 : n; "
+          "}();");
   cu.line("if (s.shared_bytes + sizeof(StageShared) + sizeof(ErrorRecord) > "
           "size_t(max_shared)) return fail(\"{0}: the device step's \" + "
           "std::to_string(s.shared_bytes) + \" bytes of shared memory for \" "
           "+ std::to_string(s.max_seqs) + \" sequences exceed the device's \" "
           "+ std::to_string(max_shared) + \"; use a smaller max_seqs\");",
           p);
-  cu.line("if (cudaError_t e = cudaFuncSetAttribute({0}_step_kernel, "
-          "cudaFuncAttributeMaxDynamicSharedMemorySize, int(s.shared_bytes))) "
-          "return cuda_fail(\"{0}: shared memory\", e);",
-          p);
+  cu.line("static std::atomic<size_t> opted{0};");
+  {
+    CodeStream::Scope raise(cu, "if (s.shared_bytes > opted.load())");
+    cu.line("if (cudaError_t e = cudaFuncSetAttribute({0}_step_kernel, "
+            "cudaFuncAttributeMaxDynamicSharedMemorySize, "
+            "int(s.shared_bytes))) return cuda_fail(\"{0}: shared memory\", "
+            "e);",
+            p);
+    cu.line("opted.store(s.shared_bytes);");
+  }
   emitStagingFinish(cu, plan);
 }
 
