@@ -63,6 +63,7 @@ void CudaEmitter::emitApiHeader(CodeStream &h) {
   h.line("struct GpuStaging { void *host = nullptr; void *device = nullptr; "
          "size_t bytes = 0; int64_t max_seqs = 0; unsigned per_seq = 1; "
          "unsigned threads = 256; size_t used = 0; size_t shared_bytes = 0; "
+         "unsigned blocks = 0; "
          "void *host_owned = "
          "nullptr; std::shared_ptr<void> scratch[{0}]; "
          "std::shared_ptr<std::atomic<bool>> in_use; };",
@@ -202,12 +203,13 @@ void CudaEmitter::emitResidentWrites(CodeStream &cu,
       continue;
     CodeStream::Scope w(cu, formatv("if (c.pw_{0})", in.name).str());
     {
-      CodeStream::Scope i(cu, "if (blockIdx.x < c.num_seqs)");
-      cu.line("const int64_t a = c.pt_{0}_at[blockIdx.x], n = "
-              "c.pt_{0}_at[blockIdx.x + 1] - a;",
+      // Row i by the CTAs x = i mod gridDim.x (the ones that fill it).
+      CodeStream::Scope i(cu, "for (int64_t i = blockIdx.x; i < c.num_seqs; "
+                              "i += gridDim.x)");
+      cu.line("const int64_t a = c.pt_{0}_at[i], n = c.pt_{0}_at[i + 1] - a;",
               in.name);
-      cu.line("int32_t *const row = c.pw_{0} + c.in_{0}_begin[blockIdx.x] + "
-              "c.pt_{0}_col[blockIdx.x];",
+      cu.line("int32_t *const row = c.pw_{0} + c.in_{0}_begin[i] + "
+              "c.pt_{0}_col[i];",
               in.name);
       cu.line("for (int64_t k = threadIdx.x; k < n; k += blockDim.x) row[k] = "
               "c.pt_{0}_vals[a + k];",
@@ -595,6 +597,10 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
     cu.line("return cudaGetLastError();");
   }
   cu.blank();
+  if (DeviceStageEmitter::hasStep(L, plan))
+    cu.line("static void {0}_widen_staging_box(const GpuStaging &s, const "
+            "Range *seen);",
+            p);
   {
     CodeStream::Scope f(cu, formatv("Status {0}_check(const GpuStaging &s, "
                                     "cudaStream_t stream)",
@@ -604,24 +610,40 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
             "cuda_fail(\"{0}: kernel\", e);",
             p);
     cu.line("ErrorRecord e{};");
-    cu.line("if (cudaError_t ce = cudaMemcpy(&e, static_cast<char "
-            "*>(s.device) + k{0}ErrorOffset, sizeof(e), "
-            "cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: error "
-            "record\", ce);",
-            L.pascal(p), p);
-    cu.line("// The context the stage packed is still in the host staging.");
-    if (DeviceStageEmitter::hasStep(L, plan)) {
-      // A device step's refusal: its stage key (right after the record;
-      // zero after a host stage or a fill's failure).
-      cu.line("uint64_t key = 0;");
-      cu.line("if (cudaError_t ce = cudaMemcpy(&key, static_cast<char "
-              "*>(s.device) + k{0}ErrorOffset + align16(sizeof(ErrorRecord)), "
-              "sizeof(key), cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: "
-              "error record\", ce);",
+    if (!DeviceStageEmitter::hasStep(L, plan)) {
+      cu.line("if (cudaError_t ce = cudaMemcpy(&e, static_cast<char "
+              "*>(s.device) + k{0}ErrorOffset, sizeof(e), "
+              "cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: error "
+              "record\", ce);",
               L.pascal(p), p);
-      cu.line("if (key) return fail({0}_sequence_stage_message(*static_cast<"
-              "const {0}_ctx *>(s.host), key, e));",
+    } else {
+      // A device step's refusal: its stage key (right after the record;
+      // zero after a host stage or a fill's failure), then the proof's
+      // leaves: one copy back.
+      std::string P = L.pascal(p);
+      cu.line("constexpr size_t key_at = align16(sizeof(ErrorRecord)), "
+              "seen_at = key_at + 16;");
+      cu.line("alignas(16) unsigned char back[seen_at + "
+              "k{0}ProofLeaves * sizeof(Range)];",
+              P);
+      cu.line("const {0}_ctx &hc = *static_cast<const {0}_ctx *>(s.host);",
               p);
+      cu.line("if (cudaError_t ce = cudaMemcpy(back, static_cast<char "
+              "*>(s.device) + k{0}ErrorOffset, hc.seen ? sizeof(back) : "
+              "seen_at, cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: "
+              "error record\", ce);",
+              P, p);
+      cu.line("std::memcpy(&e, back, sizeof(e));");
+      cu.line("uint64_t key = 0;");
+      cu.line("std::memcpy(&key, back + key_at, sizeof(key));");
+      cu.line("// The context the stage packed is still in the host "
+              "staging.");
+      cu.line("if (key) return fail({0}_sequence_stage_message(hc, key, e));",
+              p);
+      cu.line("if (hc.seen && e.kind == kNone) {{ Range seen[k{0}ProofLeaves]; "
+              "std::memcpy(seen, back + seen_at, sizeof(seen)); "
+              "{1}_widen_staging_box(s, seen); }",
+              P, p);
     }
     cu.line("return e.kind == kNone ? Status{{} : fail(describe_error(e, "
             "static_cast<const {0}_ctx *>(s.host)->set));",

@@ -85,18 +85,7 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
   if (!hasStep(L, plan))
     return success();
   std::string path = PathOp(plan.path).getSymName().str();
-  cs.line("/// Path `{0}`'s range proof over the batch as lanes run it "
-          "(every lane the",
-          path);
-  cs.line("/// same verdict): the fills may run unchecked.");
-  cs.line("template <class Lanes>");
-  CodeStream::Scope fn(
-      cs, formatv("IMETA_HD bool {0}_step_proof(const {1} &c, Lanes &ln)",
-                  path, L.ctxName(plan))
-              .str());
-  cs.line("const int64_t N = c.num_seqs;");
-  cs.line("(void)N, (void)ln;");
-  cs.line("bool ok = true;");
+  std::string ctx = L.ctxName(plan);
   // The scans of the batch by the lanes; a list's elements from the
   // context (the host's input check).
   auto leafText = [](const std::string &expr) {
@@ -106,17 +95,128 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
            at = e.find(from.str(), at + to.size()))
         e.replace(at, from.size(), to.str());
     };
-    replace("r_span(c.h_", "ln.span(c.h_");
-    replace("r_span(c.in_", "ln.span(c.in_");
-    replace("r_lengths(", "ln.lengths(");
+    replace("r_span(c.h_", "ln.part_span(c.h_");
+    replace("r_span(c.in_", "ln.part_span(c.in_");
+    replace("r_lengths(", "ln.part_lengths(");
     replace("Range{H.lo_", "Range{c.lo_");
     replace(", H.hi_", ", c.hi_");
+    if (StringRef(e).starts_with("Range{c.lo_"))
+      e = "ln.part_exact(" + e + ")";
     return e;
   };
-  if (failed(emitProofBody(cs, L, st, plan, leafText)))
+  std::string body;
+  llvm::raw_string_ostream os(body);
+  CodeStream bs(os, cs.level() + 1);
+  std::vector<std::string> leaves;
+  if (failed(emitProofBody(bs, L, st, plan, leafText, &leaves)))
     return failure();
-  cs.line("return ok;");
+  // The body reads the batch only through its leaves (else no box: a
+  // batch's leaves within one would not prove it).
+  bool boxable = true;
+  for (size_t at = body.find("c."); at != std::string::npos;
+       at = body.find("c.", at + 2)) {
+    if (at > 0 && (isalnum(body[at - 1]) || body[at - 1] == '_'))
+      continue;
+    StringRef rest = StringRef(body).substr(at + 2);
+    if (!rest.starts_with("cfg_") && !rest.starts_with("set[") &&
+        !rest.starts_with("num_set[") && !rest.starts_with("map["))
+      boxable = false;
+  }
+  size_t k = std::max<size_t>(1, leaves.size());
+  cs.line("/// Path `{0}`'s range proof reads the batch through {1} leaves "
+          "(`lv`):",
+          path, leaves.size());
+  cs.line("/// the ranges of its scans, N, its row totals and its lists' "
+          "elements.");
+  cs.line("constexpr int k{0}ProofLeaves = {1};", L.pascal(path), k);
+  cs.line("/// Whether the proof holds over leaves within `box` (the "
+          "host's): {0}.",
+          boxable ? "yes" : "no, it reads more of the batch");
+  cs.line("constexpr bool k{0}ProofBoxes = {1};", L.pascal(path),
+          boxable ? "true" : "false");
+  cs.line("template <class Lanes>");
+  {
+    CodeStream::Scope fn(cs, formatv("IMETA_HD void {0}_proof_leaves(const "
+                                     "{1} &c, Lanes &ln, Range *lv)",
+                                     path, ctx)
+                                 .str());
+    cs.line("const int64_t N = c.num_seqs;");
+    cs.line("(void)N, (void)ln;");
+    if (leaves.empty())
+      cs.line("lv[0] = Range{0, 0};");
+    for (auto [i, expr] : llvm::enumerate(leaves))
+      cs.line("lv[{0}] = {1};", i, expr);
+    cs.line("ln.reduce(lv, {0});", leaves.size());
+  }
+  cs.line("/// The proof over leaves `lv` (every lane the same verdict): the "
+          "fills may");
+  cs.line("/// run unchecked on a batch whose leaves lie within them.");
+  cs.line("template <class Lanes>");
+  {
+    CodeStream::Scope fn(cs, formatv("IMETA_HD bool {0}_proof_over(const {1} "
+                                     "&c, const Range *lv, Lanes &ln)",
+                                     path, ctx)
+                                 .str());
+    cs.line("const int64_t N = c.num_seqs;");
+    cs.line("(void)N, (void)ln, (void)lv;");
+    cs.line("bool ok = true;");
+    cs.raw(body);
+    cs.line("return ln.all(ok);");
+  }
+  emitBoxHelpers(cs, plan);
   return success();
+}
+
+void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
+                                        const PathPlan &plan) {
+  std::string path = PathOp(plan.path).getSymName().str();
+  std::string P = L.pascal(path);
+  std::string ctx = L.ctxName(plan);
+  cs.line("/// Whether two contexts have the same configuration: what a "
+          "proof box");
+  cs.line("/// depends on besides its leaves (a proof that reads a list "
+          "config has no box).");
+  {
+    CodeStream::Scope f(cs, formatv("inline bool {0}_same_config(const {1} "
+                                    "&a, const {1} &b)",
+                                    path, ctx)
+                                .str());
+    std::string same = "std::memcmp(a.set, b.set, sizeof(a.set)) == 0 && "
+                       "std::memcmp(a.num_set, b.num_set, "
+                       "sizeof(a.num_set)) == 0";
+    for (const ConfigDecl &cfg : L.configs())
+      if (!cfg.isList)
+        same += formatv(" && a.cfg_{0} == b.cfg_{0}", cfg.name).str();
+    cs.line("return {0};", same);
+  }
+  cs.line("/// H's proof box for c's configuration, widened around a "
+          "batch's leaves");
+  cs.line("/// `seen` (and the box it had) where they leave it; unchanged "
+          "where they");
+  cs.line("/// do not prove (host only).");
+  CodeStream::Scope f(cs, formatv("inline void {0}_widen_box({0}_host &H, "
+                                  "const {1} &c, const Range *seen)",
+                                  path, ctx)
+                              .str());
+  cs.line("if (!k{0}ProofBoxes) return;", P);
+  cs.line("const bool same = H.box_ok && {0}_same_config(H.box_for, c);",
+          path);
+  cs.line("if (same && r_within(seen, H.box.data(), k{0}ProofLeaves)) "
+          "return;",
+          P);
+  cs.line("Range start[k{0}ProofLeaves], box[k{0}ProofLeaves];", P);
+  cs.line("for (int k = 0; k < k{0}ProofLeaves; ++k) start[k] = same ? "
+          "r_join(seen[k], H.box[size_t(k)]) : seen[k];",
+          P);
+  cs.line("auto proves = [&](const Range *b) {{ SerialLanes ln; return "
+          "{0}_proof_over(c, b, ln); };",
+          path);
+  cs.line("if (!imeta_grow_box(box, start, k{0}ProofLeaves, proves)) "
+          "return;",
+          P);
+  cs.line("H.box.assign(box, box + k{0}ProofLeaves);", P);
+  cs.line("H.box_ok = true;");
+  cs.line("H.box_for = c;");
 }
 
 void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,

@@ -32,11 +32,21 @@ mlir::LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
 
 /// The interval evaluation of `plan`'s fill formulas (`ok = ok && ...`
 /// for each check the fast fills drop), with `N`, `c` and `H` in scope;
-/// `leafText` rewrites each scan of the batch (null: the host's).
+/// `leafText` rewrites each scan of the batch (null: the host's, one
+/// lane). With `leafText`, for lanes `ln`: every value of the batch the
+/// proof reads (a scan, N, a row total, a list's element range) is a leaf
+/// `lv[k]`, whose lane-part expressions (`ln.part_...`) land in
+/// `leavesOut` for the caller to compute and reduce; then each field's
+/// evaluation (with the fields it reads) runs on one part of the lanes
+/// (`ln.part(b)`), the parts balanced by size; the caller combines `ok`
+/// over the lanes. The body reads nothing else of the batch: over leaves
+/// that contain the batch's, it proves the batch (intervals are
+/// inclusion-monotone).
 mlir::LogicalResult
 emitProofBody(CodeStream &cs, const SpecLayout &L, EmitterState &st,
               const PathPlan &plan,
-              llvm::function_ref<std::string(const std::string &)> leafText);
+              llvm::function_ref<std::string(const std::string &)> leafText,
+              std::vector<std::string> *leavesOut = nullptr);
 
 class DeviceStageEmitter {
 public:
@@ -65,9 +75,14 @@ public:
   mlir::LogicalResult emitStage(CodeStream &cs, const PathPlan &plan);
   /// `<path>_sequence_stage_message` (the host source): a failure's words.
   void emitMessage(CodeStream &cs, const PathPlan &plan);
-  /// `<path>_step_proof` (the impl header): the range proof of the fills
-  /// over the batch, its scans of the batch the lanes'.
+  /// `<path>_proof_leaves` and `<path>_proof_over` (the impl header): the
+  /// range proof of the fills, its leaves (the batch's scans, the lanes')
+  /// apart from the evaluation, so that leaves within a box the host
+  /// proved once need no evaluation.
   mlir::LogicalResult emitProof(CodeStream &cs, const PathPlan &plan);
+  /// A device step's proof box on the host: `<path>_same_config` and
+  /// `<path>_widen_box`.
+  void emitBoxHelpers(CodeStream &cs, const PathPlan &plan);
 
 private:
   /// The stage's step ids: host step k is 1 + k, row space s after them.

@@ -4,8 +4,8 @@
 // kernel whose every CTA runs the path's sequence stage over the whole
 // batch in its shared memory, the capacities and the range proof (or the
 // checked dry run), so that all CTAs reach the same verdict and none
-// writes an output when the batch breaks a rule; then CTA i fills sequence
-// i. The host's part per step: the input checks and the copy of the
+// writes an output when the batch breaks a rule; then CTA x fills the
+// sequences i = x mod gridDim.x (at most one wave of CTAs). The host's part per step: the input checks and the copy of the
 // engine's arrays (`<path>_device_pack`). docs/device-step.md.
 //
 //===----------------------------------------------------------------------===//
@@ -85,7 +85,8 @@ void CudaEmitter::emitStepLayout(CodeStream &cu, const PathPlan &plan) {
 }
 
 /// The kernel: the context and the stage in shared memory, the verdict,
-/// then the host-value outputs, the padding and sequence blockIdx.x's rows.
+/// then the host-value outputs, the padding and the rows of the sequences
+/// i = blockIdx.x mod gridDim.x.
 void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   std::string p = PathOp(plan.path).getSymName().str();
   std::string ctx = L.ctxName(plan);
@@ -151,9 +152,21 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   // The proof, else the checked dry run, sequence by sequence, each by
   // the whole CTA (the fills' lanes): the first failing sequence's record.
   // (Where several of its rows fail, the one a lane records first.)
+  // The proof's leaves (the host widens its box from CTA 0's), then the
+  // box or the proof.
+  std::string P = L.pascal(p);
+  cu.line("Range lv[k{0}ProofLeaves];", P);
+  cu.line("{0}_proof_leaves(c, ln, lv);", p);
+  cu.line("if (blockIdx.x == 0 && threadIdx.x < unsigned(k{0}ProofLeaves)) "
+          "c.seen[threadIdx.x] = lv[threadIdx.x];",
+          P);
   {
-    CodeStream::Scope unproven(cu, formatv("if (!{0}_step_proof(c, ln))", p)
-                                       .str());
+    CodeStream::Scope unproven(
+        cu, formatv("if (!(k{0}ProofBoxes && c.box_n == k{0}ProofLeaves && "
+                    "r_within(lv, c.box, k{0}ProofLeaves)) && "
+                    "!{1}_proof_over(c, lv, ln))",
+                    P, p)
+                .str());
     cu.line("if (threadIdx.x == 0) { dry = ErrorRecord{}; c.err = &dry; }");
     cu.line("__syncthreads();");
     {
@@ -187,8 +200,8 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("(void)tid, (void)nthreads;");
   emitHostOutputCopies(cu, plan);
   emitPaddingFills(cu, plan);
-  cu.line("const int64_t i = blockIdx.x;");
-  cu.line("if (i >= N) return;");
+  CodeStream::Scope seqs(cu, "for (int64_t i = blockIdx.x; i < N; i += "
+                            "gridDim.x)");
   for (const RowSpace &space : plan.rowSpaces)
     cu.line("if (!{0}<false>(c, i, threadIdx.x, blockDim.x)) return;",
             L.fillName(plan, space));
@@ -214,7 +227,8 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   cu.line("if (!scratch) scratch = std::make_shared<{0}_host>();", p);
   cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);
   cu.line("Packer pk{{static_cast<char *>(s.host), static_cast<char "
-          "*>(s.device), s.bytes, k{0}KeyOffset + 16};",
+          "*>(s.device), s.bytes, k{0}SeenOffset + "
+          "align16(k{0}ProofLeaves * sizeof(Range))};",
           P);
   cu.line("Status st = {0}_prepare(config, seqs, out, true, H, "
           "FillMode::kAuto, &pk, 2);",
@@ -225,6 +239,14 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
     if (in.isList() && in.op.getMin())
       cu.line("dc.lo_{0} = H.lo_{0}; dc.hi_{0} = H.hi_{0};", in.name);
   emitStageInputs(cu, plan, /*all=*/true);
+  // The proof box, for the configuration it was found for; the kernel's
+  // leaves right after the key (what `_check` reads back).
+  cu.line("const bool boxed = H.box_ok && {0}_same_config(H.box_for, dc);",
+          p);
+  cu.line("dc.box = boxed ? pk.put(H.box.data(), H.box.size()) : nullptr;");
+  cu.line("dc.box_n = boxed ? int64_t(H.box.size()) : 0;");
+  cu.line("dc.seen = reinterpret_cast<Range *>(pk.device + k{0}SeenOffset);",
+          P);
   cu.line("Buffer *buffers = out.begin();");
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
     cu.line("dc.o_{0} = static_cast<{1} *>(buffers[{2}].data);", po.name,
@@ -261,7 +283,49 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
             p);
     cu.line("opted.store(s.shared_bytes);");
   }
+  // CTAs: at most one wave (each runs the stage; more would run it again
+  // after the first wave), each filling sequences i = x mod gridDim.x.
+  // The wave at these shared bytes, asked once per size.
+  cu.line("static std::atomic<int64_t> wave_bytes{-1}, wave{1};");
+  {
+    CodeStream::Scope ask(cu, "if (int64_t(s.shared_bytes) != "
+                              "wave_bytes.load())");
+    cu.line("int device = 0, sms = 0, per_sm = 0;");
+    cu.line("if (cudaError_t e = cudaGetDevice(&device)) return "
+            "cuda_fail(\"{0}: device\", e);",
+            p);
+    cu.line("if (cudaError_t e = cudaDeviceGetAttribute(&sms, "
+            "cudaDevAttrMultiProcessorCount, device)) return "
+            "cuda_fail(\"{0}: device\", e);",
+            p);
+    cu.line("if (cudaError_t e = "
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, "
+            "{0}_step_kernel, int(s.threads), s.shared_bytes)) return "
+            "cuda_fail(\"{0}: occupancy\", e);",
+            p);
+    cu.line("wave.store(std::max<int64_t>(1, int64_t(sms) * per_sm));");
+    cu.line("wave_bytes.store(int64_t(s.shared_bytes));");
+  }
+  cu.line("s.blocks = unsigned(std::min<int64_t>(s.max_seqs, wave.load()));");
   emitStagingFinish(cu, plan);
+}
+
+/// After a step that passed, from the leaves its kernel wrote: the path's
+/// proof box widened around them (`<path>_widen_box`), unless another
+/// thread holds the staging.
+void CudaEmitter::emitWidenBox(CodeStream &cu, const PathPlan &plan,
+                               unsigned gpuPath) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  CodeStream::Scope f(cu, formatv("static void {0}_widen_staging_box(const "
+                                  "GpuStaging &s, const Range *seen)",
+                                  p)
+                              .str());
+  cu.line("if (!s.scratch[{0}]) return;", gpuPath);
+  cu.line("StagingClaim claim(const_cast<GpuStaging &>(s));");
+  cu.line("if (!claim.held()) return;");
+  cu.line("{0}_widen_box(*static_cast<{0}_host *>(s.scratch[{1}].get()), "
+          "*static_cast<const {2} *>(s.host), seen);",
+          p, gpuPath, L.ctxName(plan));
 }
 
 void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
@@ -273,10 +337,13 @@ void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
   cu.blank();
   emitStepLayout(cu, plan);
   emitStepKernel(cu, plan);
-  cu.line("/// A device step's stage key: after the error record.");
+  cu.line("/// A device step's stage key: after the error record; the "
+          "proof's leaves after it.");
   cu.line("constexpr size_t k{0}KeyOffset = k{0}ErrorOffset + "
           "align16(sizeof(ErrorRecord));",
           P);
+  cu.line("constexpr size_t k{0}SeenOffset = k{0}KeyOffset + 16;", P);
+  emitWidenBox(cu, plan, gpuPath);
   emitStepImpl(cu, plan, gpuPath);
   cu.blank();
   cu.line("Status {0}_device_stage(GpuStaging &s, const Config &config, "
@@ -291,7 +358,8 @@ void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
                                   "GpuStaging &s, cudaStream_t stream)",
                                   p)
                               .str());
-  cu.line("{0}_step_kernel<<<dim3(unsigned(s.max_seqs)), s.threads, "
+  cu.line("{0}_step_kernel<<<dim3(s.blocks ? s.blocks : "
+          "unsigned(s.max_seqs)), s.threads, "
           "s.shared_bytes, stream>>>(static_cast<const {1} *>(s.device), "
           "reinterpret_cast<uint64_t *>(static_cast<char *>(s.device) + "
           "k{2}KeyOffset));",

@@ -180,6 +180,16 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
   cs.line("/// The batch's range proof held (else prepare ran the checked "
           "dry run).");
   cs.line("bool proven;");
+  if (DeviceStageEmitter::hasStep(L, plan)) {
+    cs.line("/// A device step's proof box (leaves within it prove the batch; "
+            "box_n 0:");
+    cs.line("/// none yet) and where its kernel writes the batch's leaves "
+            "(null: not a");
+    cs.line("/// device step).");
+    cs.line("const Range *box;");
+    cs.line("int64_t box_n;");
+    cs.line("Range *seen;");
+  }
   cs.line("// Output buffers.");
   for (const PlannedOutput &out : plan.outputs) {
     cs.line("{0} *o_{1};", elemType(out.isBool), out.name);
@@ -250,6 +260,13 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
       cs.line("std::unique_ptr<{0}[]> zero_{1}; size_t zero_{1}_n = 0;  "
               "// zeros, never written",
               in.elemType(), in.name);
+  }
+  if (DeviceStageEmitter::hasStep(L, plan)) {
+    cs.line("/// The device step's proof box, grown by `_check` from a "
+            "batch's leaves, for");
+    cs.line("/// the configuration of `box_for` (kept across steps).");
+    cs.line("std::vector<Range> box; bool box_ok = false; {0} box_for{{};",
+            L.ctxName(plan));
   }
   // A stage keeps its host state across steps: the arrays keep their
   // memory, the rest starts afresh.

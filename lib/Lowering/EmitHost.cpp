@@ -919,9 +919,20 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
     for (const InputDecl &in : L.inputs())
       if (in.isList() && in.op.getMin())
         cs.line("c.lo_{0} = H.lo_{0}; c.hi_{0} = H.hi_{0};", in.name);
+    // As the device step: the leaves within the box (kept in H from the
+    // runs before, for this configuration), else the proof; the box
+    // widened around leaves that left it.
+    std::string p = PathOp(plan.path).getSymName().str();
+    std::string P = L.pascal(p);
     cs.line("SerialLanes pl;");
-    cs.line("c.proven = {0}_step_proof(c, pl);",
-            PathOp(plan.path).getSymName());
+    cs.line("Range lv[k{0}ProofLeaves];", P);
+    cs.line("{0}_proof_leaves(c, pl, lv);", p);
+    cs.line("const bool boxed = k{0}ProofBoxes && H.box_ok && "
+            "{1}_same_config(H.box_for, c) && r_within(lv, H.box.data(), "
+            "k{0}ProofLeaves);",
+            P, p);
+    cs.line("c.proven = boxed || {0}_proof_over(c, lv, pl);", p);
+    cs.line("if (!boxed) {0}_widen_box(H, c, lv);", p);
   }
   emitShapes(cs, plan);
   emitDryRun(cs, plan);
@@ -1239,7 +1250,15 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
             path);
     cs.line("const Sequences &seqs = resolved.seqs;");
   }
-  cs.line("{0}_host H;", path);
+  if (DeviceStageEmitter::hasStep(L, plan)) {
+    // A staged run keeps its host state across runs (the thread's), as a
+    // device step's staging does: its proof box.
+    cs.line("static thread_local {0}_host kept;", path);
+    cs.line("{0}_host fresh;", path);
+    cs.line("{0}_host &H = stage == 1 ? kept : fresh;", path);
+  } else {
+    cs.line("{0}_host H;", path);
+  }
   cs.line("Status st = {0}_prepare(config, seqs, out, fill, H, mode, "
           "nullptr, stage);",
           path);

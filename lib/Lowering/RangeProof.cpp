@@ -95,6 +95,10 @@ public:
   /// once per proof.
   LogicalResult leaf(Operation *op, const std::string &given) override {
     const std::string expr = s.leafText ? s.leafText(given) : given;
+    if (s.collective && llvm::StringRef(expr).starts_with("ln.part_")) {
+      names[op->getResult(0)] = s.collective(expr);
+      return success();
+    }
     auto [it, inserted] = s.leaves->try_emplace(expr, "");
     if (inserted)
       it->second = define(op, expr);

@@ -46,6 +46,11 @@ struct RangeScope {
   /// Rewrites a leaf's expression (a device proof scans the batch with its
   /// lanes: `ln.span(...)`); null: as written.
   llvm::function_ref<std::string(const std::string &)> leafText;
+  /// A device proof's scans of the batch, done by the lanes together (one
+  /// reduction for all): a leaf whose rewritten text starts with
+  /// "ln.part_" is named by what this returns instead of defined in place
+  /// (null: every leaf is defined in place).
+  llvm::function_ref<std::string(const std::string &)> collective;
 };
 
 /// Emits the interval evaluation of `body`: one `Range` per value that is

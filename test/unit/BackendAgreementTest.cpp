@@ -207,6 +207,23 @@ void agree(SpecOp spec, uint64_t seed, llvm::json::Value json, int changes,
     else
       llvm::consumeError(parsed.takeError());
   }
+  // A staged run keeps its proof box across runs, as a device step does:
+  // the batch before its changes makes one (for its configuration), so
+  // that the changed batch, where it keeps the configuration and its
+  // proof leaves lie within the box, runs unchecked on the box's word
+  // alone, and must still answer as the CPU.
+  if (changes > 0)
+    for (auto path : spec.getBody().front().getOps<PathOp>()) {
+      if (!madeFor.contains(path))
+        continue;
+      llvm::Expected<Batch> before = parseBatch(spec, json, path);
+      if (!before) {
+        llvm::consumeError(before.takeError());
+        continue;
+      }
+      (void)driver(toDriverArgs(spec, *before), path,
+                   before->sequences.size(), 2);
+    }
   for (int m = 0; m < changes; ++m) {
     if (rng() % 3 == 0)
       test::mutateKey(*json.getAsObject(), rng);

@@ -125,8 +125,13 @@ TEST(RuntimeText, StageKeysAndSerialLanes) {
   ASSERT_TRUE(ln.failed());
   EXPECT_EQ(ln.best, imeta_stage_key(4, 0, 1));
   EXPECT_EQ(ln.rec.value, int64_t(2) + INT32_MAX);
-  EXPECT_EQ(ln.span(src, 4).lo, -5);
-  EXPECT_EQ(ln.span(src, 4).hi, INT32_MAX);
+  Range r[2] = {ln.part_span(src, 4), ln.part_span(src, 0)};
+  ln.reduce(r, 2);
+  EXPECT_EQ(r[0].lo, -5);
+  EXPECT_EQ(r[0].hi, INT32_MAX);
+  EXPECT_EQ(r[1].lo, 0);  // no element: {0, 0}
+  EXPECT_TRUE(ln.part(5));
+  EXPECT_FALSE(ln.all(false));
 }
 
 TEST(RuntimeText, RangesSaturateAndBound) {
