@@ -998,12 +998,15 @@ bool HostEmitter::readOnDevice(const PathPlan &plan, Operation *op) const {
 
 /// One host-stage array: in the staging where the kernel reads it.
 void HostEmitter::emitHostArray(CodeStream &cs, Operation *op, bool onDevice) {
+  // (A device step, stage 2, computes it in its kernel's shared memory:
+  // not in the staging, which the step's copy would carry.)
   bool staged = onDevice && !L.inContext(op);
   cs.line("H.h_{0} = stage_array(H.hv_{0}, size_t({1}) * {2}, {3});",
           symName(op), L.numBuckets(getRatios(op)), L.hostStride(op),
-          staged ? "pk" : "nullptr");
+          staged ? "stage == 2 ? nullptr : pk" : "nullptr");
   if (staged)
-    cs.line("if (pk && !H.h_{0}) return pk->full();", symName(op));
+    cs.line("if (pk && stage != 2 && !H.h_{0}) return pk->full();",
+            symName(op));
   if (!L.inContext(op))
     cs.line("c.h_{0} = H.h_{0};", symName(op));
 }
