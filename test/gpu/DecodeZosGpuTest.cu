@@ -16,6 +16,7 @@
 
 #include "GeneratedInputs.h"
 #include "GpuTestSupport.h"
+#include "LiveCompare.h"
 #include "RandomBatch.h"
 #include "ReferenceV4.h"
 #include "deepinfer_v4_cuda.h"
@@ -63,44 +64,12 @@ bool runCpu(ref::GeneratedInputs &in, HostOutputs &out) {
   return true;
 }
 
-/// Compares the live prefix of every GPU output with the CPU's; block-table
-/// columns past num_blocks(i) are unspecified and skipped.
+/// The live rows of every GPU output equal the CPU's (LiveCompare.h); the
+/// buffers' shape was set on the host.
 bool compareLive(const ref::Batch &batch, HostOutputs &cpu, BufferSet &gpu,
                  const char *what) {
-  std::vector<int64_t> liveCols;
-  for (const ref::Sequence &s : batch.sequences)
-    for (int64_t j = 0; j < s.seqlenQ; ++j)
-      liveCols.push_back(ref::numBlocks(batch.config, s.seqlenK));
-  for (int k = 0; k < Buffers::kCount; ++k) {
-    gen::Buffer &c = cpu.set.begin()[k];
-    gen::Buffer &g = gpu.at(k);
-    CHECK(c.buckets == g.buckets, "%s: %s: %d buckets vs %d", what,
-          info()[k].name, g.buckets, c.buckets);
-    CHECK(c.width == g.width, "%s: %s: row stride %lld vs %lld", what,
-          info()[k].name, (long long)g.width, (long long)c.width);
-    int64_t width = std::max<int64_t>(c.width, 1);
-    bool isTable = std::string(info()[k].name) == "block_tables";
-    for (int b = 0; b < c.buckets; ++b) {
-      CHECK(c.rows[b] == g.rows[b], "%s: %s: rows differ", what,
-            info()[k].name);
-      size_t bytes = size_t(c.rows[b]) * width * elemSize(k);
-      std::vector<char> got(bytes + 1);
-      CUDA_OK(cudaMemcpy(got.data(), gpu.bucketView(k, b), bytes,
-                         cudaMemcpyDeviceToHost));
-      const char *want = static_cast<const char *>(c.data) +
-                         size_t(b) * c.bucket_stride * elemSize(k);
-      for (int64_t r = 0; r < c.rows[b]; ++r) {
-        // A row holds cols[b] values (a bucket may be narrower than the
-        // stride); block-table columns past num_blocks are unspecified.
-        int64_t cols = isTable ? liveCols[r] : c.cols[b];
-        size_t at = size_t(r) * width * elemSize(k);
-        CHECK(std::memcmp(got.data() + at, want + at, cols * elemSize(k)) == 0,
-              "%s: output %s bucket %d row %lld differs", what,
-              info()[k].name, b, (long long)r);
-      }
-    }
-  }
-  return true;
+  return gputest::compareLive(batch, info(), cpu.set, gpu, what,
+                              /*hostShape=*/true);
 }
 
 /// Device buffers for the outputs: the shape `shape` records, with at least

@@ -15,6 +15,7 @@
 
 #include "GeneratedInputs.h"
 #include "GpuTestSupport.h"
+#include "LiveCompare.h"
 #include "RandomBatch.h"
 #include "ReferenceV4.h"
 #include "deepinfer_v4_cuda.h"
@@ -94,36 +95,12 @@ bool untouched(BufferSet &gpu, const char *what) {
   return true;
 }
 
-/// The live rows of every output equal the CPU's (block-table columns past
-/// num_blocks(i) are unspecified).
+/// The live rows of every output equal the CPU's (LiveCompare.h; the rows
+/// are device values).
 bool compareLive(const ref::Batch &batch, CpuAnswer &cpu, BufferSet &gpu,
                  const char *what) {
-  std::vector<int64_t> liveCols;
-  for (const ref::Sequence &s : batch.sequences)
-    for (int64_t j = 0; j < s.seqlenQ; ++j)
-      liveCols.push_back(ref::numBlocks(batch.config, s.seqlenK));
-  for (int k = 0; k < Buffers::kCount; ++k) {
-    gen::Buffer &c = cpu.set.begin()[k];
-    gen::Buffer &g = gpu.at(k);
-    const int64_t width = std::max<int64_t>(c.width, 1);
-    const bool isTable = std::string(info()[k].name) == "block_tables";
-    for (int b = 0; b < c.buckets; ++b) {
-      std::vector<char> got(size_t(c.rows[b]) * g.width * elemSize(k) + 1);
-      CUDA_OK(cudaMemcpy(got.data(), gpu.bucketView(k, b), got.size() - 1,
-                         cudaMemcpyDeviceToHost));
-      const char *want = static_cast<const char *>(c.data) +
-                         size_t(b) * c.bucket_stride * elemSize(k);
-      for (int64_t r = 0; r < c.rows[b]; ++r) {
-        int64_t cols = isTable ? liveCols[r] : c.cols[b];
-        CHECK(std::memcmp(got.data() + size_t(r) * g.width * elemSize(k),
-                          want + size_t(r) * width * elemSize(k),
-                          cols * elemSize(k)) == 0,
-              "%s: output %s bucket %d row %lld differs", what,
-              info()[k].name, b, (long long)r);
-      }
-    }
-  }
-  return true;
+  return gputest::compareLive(batch, info(), cpu.set, gpu, what,
+                              /*hostShape=*/false);
 }
 
 /// A message without its row number (", row 7:"): where several rows of
