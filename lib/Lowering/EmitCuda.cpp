@@ -484,19 +484,8 @@ void CudaEmitter::emitDeviceContext(CodeStream &cu, const PathPlan &plan) {
 /// others null.
 void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
                                   bool all) {
-  llvm::SetVector<Operation *> used = L.deviceInputs(plan);
-  if (all) {
-    auto collect = [&](Operation *op) {
-      op->walk([&](Operation *inner) {
-        if (InputOp in = readInput(inner))
-          used.insert(in);
-      });
-    };
-    for (const HostStep &step : plan.host)
-      collect(step.op);
-    for (RequireOp rule : allRules(PathOp(plan.path)))
-      collect(rule);
-  }
+  llvm::SetVector<Operation *> used =
+      all ? DeviceStageEmitter::stepInputs(L, plan) : L.deviceInputs(plan);
   for (const InputDecl &in : L.inputs()) {
     StringRef name = in.name;
     if (!used.contains(in.op)) {

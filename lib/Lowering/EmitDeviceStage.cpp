@@ -80,6 +80,56 @@ std::string DeviceStageEmitter::stepBlocker(const SpecLayout &L,
   return "";
 }
 
+llvm::SetVector<Operation *>
+DeviceStageEmitter::stepInputs(const SpecLayout &L, const PathPlan &plan) {
+  llvm::SetVector<Operation *> used = L.deviceInputs(plan);
+  auto collect = [&](Operation *op) {
+    op->walk([&](Operation *inner) {
+      if (InputOp in = readInput(inner))
+        used.insert(in);
+    });
+  };
+  for (const HostStep &step : plan.host)
+    collect(step.op);
+  for (RequireOp rule : allRules(PathOp(plan.path)))
+    collect(rule);
+  return used;
+}
+
+std::vector<const InputDecl *>
+DeviceStageEmitter::deviceCheckedInputs(const SpecLayout &L,
+                                        const PathPlan &plan) {
+  std::vector<const InputDecl *> checked;
+  if (!hasStep(L, plan))
+    return checked;
+  llvm::SetVector<Operation *> used = stepInputs(L, plan);
+  for (const InputDecl &in : L.inputs())
+    if (!in.isList() && !in.isState() && in.op.getMin() &&
+        used.contains(in.op))
+      checked.push_back(&in);
+  return checked;
+}
+
+/// A device step's input checks (deviceCheckedInputs), first in its
+/// stage: a value below its `min` keyed (kInputStep, sequence, the
+/// input's place among the declarations), the order in which the host
+/// names them.
+void DeviceStageEmitter::emitInputChecks(CodeStream &cs,
+                                         const PathPlan &plan) {
+  std::vector<const InputDecl *> checked = deviceCheckedInputs(L, plan);
+  if (checked.empty())
+    return;
+  cs.line("// Input checks: each scalar input's minimum.");
+  CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
+                             "ln.count())");
+  for (const InputDecl *in : checked) {
+    int64_t order = in - L.inputs().data();
+    cs.line("if (c.in_{0}[i] < {1}) ln.fail(imeta_stage_key({2}, i, {3}), "
+            "imeta_stage_record(i, c.in_{0}[i]));",
+            in->name, int64_t(*in->op.getMin()), kInputStep, order);
+  }
+}
+
 LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
                                             const PathPlan &plan) {
   if (!hasStep(L, plan))
@@ -400,6 +450,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   cs.line("ErrorRecord tr{};  // a formula's failure, as this lane records "
           "it");
   emitWritableArrays(cs, plan);
+  emitInputChecks(cs, plan);
   std::vector<HostPass> passes = hostPasses(plan);
   for (auto [p, pass] : llvm::enumerate(passes)) {
     SmallVector<size_t> seqSteps, scalarSteps, sums;
@@ -470,6 +521,19 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   cs.line("const int64_t a = imeta_stage_a(key), i = imeta_stage_b(key);");
   cs.line("(void)a, (void)i, (void)c;");
   CodeStream::Scope sw(cs, "switch (imeta_stage_step(key))");
+  if (std::vector<const InputDecl *> checked = deviceCheckedInputs(L, plan);
+      !checked.empty()) {
+    cs.line("case {0}:  // input checks: sequence a, input i", kInputStep);
+    cs.line("  switch (i) {");
+    for (const InputDecl *in : checked)
+      cs.line("  case {0}: return \"sequence \" + std::to_string(a) + \": {1} "
+              "= \" + std::to_string(rec.value) + \" breaks {1} >= {2}{3}\";",
+              int64_t(in - L.inputs().data()), in->name,
+              int64_t(*in->op.getMin()), ruleSuffix(in->op.getRule()));
+    cs.line("  }");
+    cs.line("  return \"stage: failure \" + std::to_string(key) + \" has no "
+            "words\";");
+  }
   for (auto [k, step] : llvm::enumerate(plan.host)) {
     Operation *op = step.op;
     cs.line("case {0}:  // {1}", hostStepId(k),

@@ -68,8 +68,21 @@ public:
   }
   /// The step id of output k's capacity check (after the row starts).
   static unsigned capacityId(const PathPlan &plan, size_t k) {
-    return unsigned(1 + plan.host.size() + plan.rowSpaces.size() + k);
+    return unsigned(kFirstHostStep + plan.host.size() + plan.rowSpaces.size() +
+                    k);
   }
+  /// The inputs a device step copies into its staging: what its kernel
+  /// reads (the fills, the stage's host steps and the path's rules).
+  static llvm::SetVector<mlir::Operation *> stepInputs(const SpecLayout &L,
+                                                       const PathPlan &plan);
+  /// A device step's input checks run on the device (in its sequence
+  /// stage, step kInputStep): the `min` of each scalar input the step
+  /// copies. The host checks every other input (presence, list offsets,
+  /// a list's elements, a table's rows: the pass that sends its changed
+  /// rows reads them), and these too where it finds a failure of its own,
+  /// so that it names the evaluator's first.
+  static std::vector<const InputDecl *> deviceCheckedInputs(
+      const SpecLayout &L, const PathPlan &plan);
 
   /// `<path>_sequence_stage` (the impl header), or a comment naming the blocker.
   mlir::LogicalResult emitStage(CodeStream &cs, const PathPlan &plan);
@@ -85,11 +98,15 @@ public:
   void emitBoxHelpers(CodeStream &cs, const PathPlan &plan);
 
 private:
-  /// The stage's step ids: host step k is 1 + k, row space s after them.
-  static unsigned hostStepId(size_t k) { return unsigned(1 + k); }
+  /// The stage's step ids (a key's highest bits; 0 is no key): the input
+  /// checks, then host step k at kFirstHostStep + k, the row spaces after
+  /// them, then the capacities.
+  static constexpr unsigned kInputStep = 1, kFirstHostStep = 2;
+  static unsigned hostStepId(size_t k) { return unsigned(kFirstHostStep + k); }
   unsigned rowSpaceId(const PathPlan &plan, size_t s) const {
-    return unsigned(1 + plan.host.size() + s);
+    return unsigned(kFirstHostStep + plan.host.size() + s);
   }
+  void emitInputChecks(CodeStream &cs, const PathPlan &plan);
   void emitWritableArrays(CodeStream &cs, const PathPlan &plan);
   mlir::LogicalResult emitField(CodeStream &cs, FieldOp field, unsigned id);
   mlir::LogicalResult emitRule(CodeStream &cs, RequireOp rule, unsigned id);

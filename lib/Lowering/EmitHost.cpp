@@ -172,11 +172,21 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
   // A bound broken in several sequences: the lowest one is named, then
   // the input declared first, as the evaluator reads a batch file.
   cs.line("FirstFailure first;");
+  // A device step checks these on the device (a staged run: in its
+  // stage), the host only where it found a failure of its own.
+  std::vector<const InputDecl *> onDevice =
+      DeviceStageEmitter::deviceCheckedInputs(L, plan);
   for (auto [order, in] : llvm::enumerate(L.inputs()))
     if (!in.isState() && (!stage || stageReads.contains(in.op)))
       emitSetupInput(cs, in, read.contains(in.op),
-                     llvm::is_contained(needs, in.op), int(order));
+                     llvm::is_contained(needs, in.op), int(order),
+                     llvm::is_contained(onDevice, &in));
   emitSetupState(cs, plan);
+  if (!onDevice.empty()) {
+    CodeStream::Scope again(cs, "if (first.failed() && stage != 0)");
+    for (const InputDecl *in : onDevice)
+      emitInputChecks(cs, *in, int(in - L.inputs().data()));
+  }
   cs.line("if (first.failed()) return failure(first.message);");
 }
 
@@ -340,7 +350,8 @@ void HostEmitter::emitConfigListMin(CodeStream &cs, ConfigOp cfg,
 /// One input: its pointers (a resident one's table, an optional one's
 /// zeros), then its checks.
 void HostEmitter::emitSetupInput(CodeStream &cs, const InputDecl &in,
-                                 bool staged, bool needed, int order) {
+                                 bool staged, bool needed, int order,
+                                 bool deviceChecked) {
   StringRef name = in.name;
   bool list = in.isList();
   std::string rule = ruleSuffix(in.op.getRule());
@@ -387,6 +398,9 @@ void HostEmitter::emitSetupInput(CodeStream &cs, const InputDecl &in,
               name);
     }
   }
+  std::optional<CodeStream::Scope> hostOnly;
+  if (deviceChecked)
+    hostOnly.emplace(cs, "if (stage == 0)");
   emitInputChecks(cs, in, order);
 }
 
@@ -451,7 +465,7 @@ void HostEmitter::emitInputChecks(CodeStream &cs, const InputDecl &in,
     }
   } else if (auto declared = in.op.getMin()) {
     const int64_t min = int64_t(*declared);
-    cs.line("if (min_of(c.in_{0}, N) < {1}) for (int64_t i = 0; i < N; ++i) "
+    cs.line("if (any_below(c.in_{0}, N, {1})) for (int64_t i = 0; i < N; ++i) "
             "if (c.in_{0}[i] < {1}) {{ "
             "first.note(i, {3}, \"sequence \" + std::to_string(i) + \": {0} = "
             "\" + std::to_string(c.in_{0}[i]) + \" breaks {0} >= "

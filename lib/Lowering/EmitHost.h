@@ -37,9 +37,10 @@ private:
   /// Points inputs at the caller's arrays and checks presence and bounds.
   void emitSetupInputs(CodeStream &cs, const PathPlan &plan);
   /// `staged`: a GPU path's kernel reads the input (its row bounds go
-  /// into the staging).
+  /// into the staging). `deviceChecked`: a device step checks its `min`
+  /// (DeviceStageEmitter::deviceCheckedInputs), the host in stage 0 only.
   void emitSetupInput(CodeStream &cs, const InputDecl &in, bool staged,
-                      bool needed, int order);
+                      bool needed, int order, bool deviceChecked);
   void emitSetupState(CodeStream &cs, const PathPlan &plan);
   void emitResolveInputs(CodeStream &cs, const PathPlan &plan);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);

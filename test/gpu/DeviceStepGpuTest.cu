@@ -4,8 +4,10 @@
 // docs/device-step.md) against the generated CPU routine:
 // - random batches: every output equal in the live rows;
 // - the same batches broken on purpose (a rule, the int32 range of a fill,
-//   a buffer too small): the CPU routine's exact message from
-//   decode_zos_check, and every output byte as it was;
+//   an input below its minimum, which the device checks, with a block id
+//   below 0, which the host does, a buffer too small): the CPU routine's
+//   exact message from decode_zos_check (or the host's refusal), and
+//   every output byte as it was;
 // - one graph of the launch captured at 1024 sequences, replayed with
 //   the replay batches, equal to the CPU each time, no buffer
 //   moved, no device memory allocated.
@@ -126,7 +128,7 @@ gen::Status step(gen::GpuStaging &s, ref::GeneratedInputs &in, BufferSet &gpu,
   return gen::decode_zos_check(s, stream);
 }
 
-/// A batch broken on purpose, in one of five ways (`how`), at a random
+/// A batch broken on purpose, in one of seven ways (`how`), at a random
 /// sequence: the device names what the CPU names, writes nothing.
 ref::Batch broken(const ref::Batch &good, int how, std::mt19937_64 &rng) {
   ref::Batch b = good;
@@ -144,6 +146,18 @@ ref::Batch broken(const ref::Batch &good, int how, std::mt19937_64 &rng) {
     break;
   case 3: // a fill's int32 overflow (slot mapping of a huge state id)
     s.stateId = INT32_MAX / 2;
+    break;
+  case 4: // inputs below their minimum (checked on the device): the
+          // lowest sequence's, then the input declared first
+    s.stateId = -1 - int64_t(rng() % 3);
+    if (rng() % 2)
+      b.sequences[rng() % b.sequences.size()].seqlenK = 0;
+    break;
+  case 5: // a block id below 0 (the host scans the lists it copies) with
+          // an input below its minimum (the device's): the host names the
+          // first of both
+    s.blockTable.push_back(-1);
+    b.sequences[rng() % b.sequences.size()].stateId = -2;
     break;
   default: // two rules at once: the lower sequence's first
     for (ref::Sequence &t : b.sequences)
@@ -181,7 +195,7 @@ bool randomAndBroken(int count, cudaStream_t stream) {
         return false;
       ++equal;
     }
-    ref::Batch bad = broken(good, seed % 5, rng);
+    ref::Batch bad = broken(good, seed % 7, rng);
     ref::GeneratedInputs badIn(bad);
     CpuAnswer want = runCpu(badIn);
     if (want.st.ok)
@@ -193,14 +207,14 @@ bool randomAndBroken(int count, cudaStream_t stream) {
         gen::decode_zos_device_stage(staging, badIn.config, badIn.seqs,
                                      gpu.buffers(), stream);
     if (!got.ok) {
-      ++hostRefused; // an input check, on the host
+      ++hostRefused; // an input check of the host's
     } else {
       CUDA_OK(gen::decode_zos_device_launch(staging, stream));
       got = gen::decode_zos_check(staging, stream);
       ++refused;
     }
     CHECK(!got.ok && withoutRow(got.message) == withoutRow(want.st.message),
-          "seed %d, broken %d: device '%s', CPU '%s'", seed, seed % 5,
+          "seed %d, broken %d: device '%s', CPU '%s'", seed, seed % 7,
           got.ok ? "accepts" : got.message.c_str(), want.st.message.c_str());
     std::string what = "broken batch " + std::to_string(seed);
     if (!untouched(gpu, what.c_str()))
@@ -229,6 +243,7 @@ bool randomAndBroken(int count, cudaStream_t stream) {
               "the CPU's words, every output byte as it was\n",
               equal, refused, hostRefused);
   CHECK(refused > count / 2, "the device refused too few batches");
+  CHECK(hostRefused > 0, "no batch was refused on the host");
   return true;
 }
 
