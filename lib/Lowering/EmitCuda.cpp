@@ -488,6 +488,10 @@ void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
       all ? DeviceStageEmitter::stepInputs(L, plan) : L.deviceInputs(plan);
   for (const InputDecl &in : L.inputs()) {
     StringRef name = in.name;
+    // Request state: the engine's device arrays, which the context points
+    // at (st_X) as given; the kernel's stage gathers it.
+    if (in.isState() && all)
+      continue;
     if (!used.contains(in.op)) {
       cu.line("dc.in_{0} = nullptr;", name);
       if (in.isList())

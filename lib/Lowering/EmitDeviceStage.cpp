@@ -35,10 +35,10 @@ std::string DeviceStageEmitter::blocker(const SpecLayout &L,
   if (plan.path->hasAttr(kResolvedByAttr))
     return "its inputs are resolved from request state by a first stage "
            "(imeta.resolve), which runs on the host";
-  for (const InputDecl &in : L.inputs())
-    if (in.isState() && llvm::is_contained(getPathNeeds(path), in.op))
-      return "it reads request state ('" + in.name.str() +
-             "'), gathered on the host";
+  for (const InputDecl *in : stateInputs(L, plan))
+    if (in->isList() && in->op.getMin())
+      return "its request state '" + in->name.str() +
+             "' is a list with a minimum, whose elements the host scans";
   for (const HostStep &step : plan.host) {
     Operation *op = step.op;
     FieldOp values = SpecLayout::valuesField(op);
@@ -93,6 +93,9 @@ DeviceStageEmitter::stepInputs(const SpecLayout &L, const PathPlan &plan) {
     collect(step.op);
   for (RequireOp rule : allRules(PathOp(plan.path)))
     collect(rule);
+  // The stage reads each state input's slots to gather it.
+  for (const InputDecl *in : stateInputs(L, plan))
+    used.insert(lookupSpecSymbol<InputOp>(in->op, in->op.getSlotAttr()));
   return used;
 }
 
@@ -108,6 +111,146 @@ DeviceStageEmitter::deviceCheckedInputs(const SpecLayout &L,
         used.contains(in.op))
       checked.push_back(&in);
   return checked;
+}
+
+std::vector<const InputDecl *>
+DeviceStageEmitter::stateInputs(const SpecLayout &L, const PathPlan &plan) {
+  std::vector<const InputDecl *> state;
+  SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
+  for (const InputDecl &in : L.inputs())
+    if (in.isState() && llvm::is_contained(needs, in.op))
+      state.push_back(&in);
+  return state;
+}
+
+namespace {
+/// A state input's slot input (`slot = @S`).
+StringRef slotOf(const InputDecl &in) { return *in.op.getSlot(); }
+} // namespace
+
+/// The state gathered at each sequence's slot, as the host's setup does
+/// it (EmitHost.cpp, emitSetupState) and keyed in its order: first every
+/// state list's rows (offsets from 0, never decreasing; a declared width),
+/// input by input, slot by slot (kStateRowsStep); then per sequence, after
+/// its inputs' checks, each state input's slot in [-1, slots) and value
+/// at least its minimum (kInputStep, b past the inputs' places). A
+/// sequence whose slot fails reads nothing (zeros), as on the host.
+void DeviceStageEmitter::emitStateGather(CodeStream &cs,
+                                         const PathPlan &plan) {
+  std::vector<const InputDecl *> state = stateInputs(L, plan);
+  if (state.empty())
+    return;
+  int64_t base = int64_t(L.inputs().size());
+  cs.line("// Request state, read at each sequence's slot.");
+  for (auto [k, in] : llvm::enumerate(state)) {
+    if (!in->isList())
+      continue;
+    CodeStream::Scope rows(cs, formatv("for (int64_t r = ln.id(); r < "
+                                       "c.slots_{0}; r += ln.count())",
+                                       slotOf(*in))
+                                   .str());
+    cs.line("const int64_t *const o = c.st_{0}_offsets;", in->name);
+    cs.line("if (o[0] != 0 || o[r + 1] < o[r]) ln.fail(imeta_stage_key({0}, "
+            "{1}, 2 * r), imeta_stage_record(r, 0));",
+            kStateRowsStep, k);
+    if (auto width = in->op.getWidth())
+      cs.line("else if (o[r + 1] - o[r] != c.cfg_{0}) "
+              "ln.fail(imeta_stage_key({1}, {2}, 2 * r + 1), "
+              "imeta_stage_record(r, o[r + 1] - o[r]));",
+              *width, kStateRowsStep, k);
+  }
+  // The gathered values: writable arrays the context points at.
+  {
+    CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
+                               "ln.count())");
+    cs.line("bool read = true;  // until a failure: then zeros, as on the "
+            "host");
+    for (auto [k, in] : llvm::enumerate(state)) {
+      StringRef name = in->name, slot = slotOf(*in);
+      cs.line("const int64_t s_{0} = c.in_{1}[i];", name, slot);
+      cs.line("if (read && (s_{0} < -1 || s_{0} >= c.slots_{1})) {{ "
+              "ln.fail(imeta_stage_key({2}, i, {3}), imeta_stage_record(i, "
+              "s_{0})); read = false; }",
+              name, slot, kInputStep, base + 2 * int64_t(k));
+      if (!in->isList()) {
+        cs.line("const {0} v_{1} = read && s_{1} >= 0 ? c.st_{1}[s_{1}] : "
+                "{0}(0);",
+                in->elemType(), name);
+        cs.line("const_cast<{0} *>(c.in_{1})[i] = v_{1};", in->elemType(),
+                name);
+        if (auto min = in->op.getMin()) {
+          CodeStream::Scope low(cs, formatv("if (read && s_{0} >= 0 && v_{0} "
+                                            "< {1})",
+                                            name, int64_t(*min))
+                                        .str());
+          cs.line("ErrorRecord r = imeta_stage_record(i, v_{0});", name);
+          cs.line("r.length = s_{0};", name);
+          cs.line("ln.fail(imeta_stage_key({0}, i, {1}), r);", kInputStep,
+                  base + 2 * int64_t(k) + 1);
+          cs.line("read = false;");
+        }
+        continue;
+      }
+      cs.line("const_cast<int64_t *>(c.in_{0}_begin)[i] = read && s_{0} >= 0 "
+              "? c.st_{0}_offsets[s_{0}] : 0;",
+              name);
+      cs.line("const_cast<int64_t *>(c.in_{0}_end)[i] = read && s_{0} >= 0 ? "
+              "c.st_{0}_offsets[s_{0} + 1] : 0;",
+              name);
+    }
+  }
+  cs.line("ln.sync();");
+}
+
+/// The words of emitStateGather's failures: `rows`, the case of
+/// kStateRowsStep; otherwise the cases (b) within kInputStep's switch.
+void DeviceStageEmitter::emitStateMessages(CodeStream &cs,
+                                           const PathPlan &plan, bool rows) {
+  std::vector<const InputDecl *> state = stateInputs(L, plan);
+  int64_t base = int64_t(L.inputs().size());
+  if (rows) {
+    if (llvm::none_of(state, [](const InputDecl *in) { return in->isList(); }))
+      return;
+    cs.line("case {0}:  // state rows: state input a, slot i / 2",
+            kStateRowsStep);
+    cs.line("  switch (a) {");
+    for (auto [k, in] : llvm::enumerate(state)) {
+      if (!in->isList())
+        continue;
+      StringRef key = in->op.getBatchKey();
+      cs.line("  case {0}:", k);
+      cs.line("    if (i % 2 == 0) return \"state: offsets of '{0}' must "
+              "start at 0 and not decrease\";",
+              key);
+      if (auto width = in->op.getWidth())
+        cs.line("    return \"state '{0}' slot \" + std::to_string(i / 2) + "
+                "\": has \" + std::to_string(rec.value) + \" entries, not "
+                "{1} = \" + std::to_string(c.cfg_{1}) + \"{2}\";",
+                key, *width, ruleSuffix(in->op.getRule()));
+      cs.line("    break;");
+    }
+    cs.line("  }");
+    cs.line("  return \"stage: failure \" + std::to_string(key) + \" has no "
+            "words\";");
+    return;
+  }
+  // Per sequence a: the slot (b = base + 2k), the value's minimum (+ 1).
+  for (auto [k, in] : llvm::enumerate(state)) {
+    StringRef key = in->op.getBatchKey(), slot = slotOf(*in);
+    auto slotDecl = lookupSpecSymbol<InputOp>(in->op, in->op.getSlotAttr());
+    cs.line("  case {0}: return \"sequence \" + std::to_string(a) + \": {1} = "
+            "\" + std::to_string(rec.value) + \" is outside [-1, \" + "
+            "std::to_string(c.slots_{1}) + \") (the slots of state "
+            "'{2}'){3}\";",
+            base + 2 * int64_t(k), slot, key,
+            ruleSuffix(slotDecl.getRule()));
+    if (auto min = in->op.getMin(); min && !in->isList())
+      cs.line("  case {0}: return \"sequence \" + std::to_string(a) + \": "
+              "{1} = \" + std::to_string(rec.value) + \" at {2} \" + "
+              "std::to_string(rec.length) + \" breaks {1} >= {3}{4}\";",
+              base + 2 * int64_t(k) + 1, key, slot, int64_t(*min),
+              ruleSuffix(in->op.getRule()));
+  }
 }
 
 /// A device step's input checks (deviceCheckedInputs), first in its
@@ -451,6 +594,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
           "it");
   emitWritableArrays(cs, plan);
   emitInputChecks(cs, plan);
+  emitStateGather(cs, plan);
   std::vector<HostPass> passes = hostPasses(plan);
   for (auto [p, pass] : llvm::enumerate(passes)) {
     SmallVector<size_t> seqSteps, scalarSteps, sums;
@@ -521,10 +665,13 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   cs.line("const int64_t a = imeta_stage_a(key), i = imeta_stage_b(key);");
   cs.line("(void)a, (void)i, (void)c;");
   CodeStream::Scope sw(cs, "switch (imeta_stage_step(key))");
+  emitStateMessages(cs, plan, /*rows=*/true);
   if (std::vector<const InputDecl *> checked = deviceCheckedInputs(L, plan);
-      !checked.empty()) {
-    cs.line("case {0}:  // input checks: sequence a, input i", kInputStep);
+      !checked.empty() || !stateInputs(L, plan).empty()) {
+    cs.line("case {0}:  // input checks and state: sequence a, place i",
+            kInputStep);
     cs.line("  switch (i) {");
+    emitStateMessages(cs, plan, /*rows=*/false);
     for (const InputDecl *in : checked)
       cs.line("  case {0}: return \"sequence \" + std::to_string(a) + \": {1} "
               "= \" + std::to_string(rec.value) + \" breaks {1} >= {2}{3}\";",

@@ -83,6 +83,12 @@ public:
   /// so that it names the evaluator's first.
   static std::vector<const InputDecl *> deviceCheckedInputs(
       const SpecLayout &L, const PathPlan &plan);
+  /// The request state `plan` reads (state inputs it needs), in
+  /// declaration order: a path with a stage gathers it there, at each
+  /// sequence's slot, in a staged run (and a device step) instead of on
+  /// the host.
+  static std::vector<const InputDecl *> stateInputs(const SpecLayout &L,
+                                                    const PathPlan &plan);
 
   /// `<path>_sequence_stage` (the impl header), or a comment naming the blocker.
   mlir::LogicalResult emitStage(CodeStream &cs, const PathPlan &plan);
@@ -98,15 +104,22 @@ public:
   void emitBoxHelpers(CodeStream &cs, const PathPlan &plan);
 
 private:
-  /// The stage's step ids (a key's highest bits; 0 is no key): the input
-  /// checks, then host step k at kFirstHostStep + k, the row spaces after
-  /// them, then the capacities.
-  static constexpr unsigned kInputStep = 1, kFirstHostStep = 2;
+  /// The stage's step ids (a key's highest bits; 0 is no key): the rows
+  /// of the state lists (offsets, widths: over every slot, as the host
+  /// checks them before any sequence), the input checks and each
+  /// sequence's state (slot, minimum), then host step k at
+  /// kFirstHostStep + k, the row spaces after them, then the capacities.
+  static constexpr unsigned kStateRowsStep = 1, kInputStep = 2,
+                            kFirstHostStep = 3;
   static unsigned hostStepId(size_t k) { return unsigned(kFirstHostStep + k); }
   unsigned rowSpaceId(const PathPlan &plan, size_t s) const {
     return unsigned(kFirstHostStep + plan.host.size() + s);
   }
   void emitInputChecks(CodeStream &cs, const PathPlan &plan);
+  /// The request state the path reads, gathered at each sequence's slot
+  /// (EmitHost's emitSetupState, as lanes run it).
+  void emitStateGather(CodeStream &cs, const PathPlan &plan);
+  void emitStateMessages(CodeStream &cs, const PathPlan &plan, bool rows);
   void emitWritableArrays(CodeStream &cs, const PathPlan &plan);
   mlir::LogicalResult emitField(CodeStream &cs, FieldOp field, unsigned id);
   mlir::LogicalResult emitRule(CodeStream &cs, RequireOp rule, unsigned id);

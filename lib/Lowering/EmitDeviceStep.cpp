@@ -70,6 +70,20 @@ void CudaEmitter::emitStepLayout(CodeStream &cu, const PathPlan &plan) {
             symName(op), L.hostElem(op));
     cu.line("at += (bytes + 15) & ~size_t(15);");
   }
+  // The request state the stage gathers at each sequence's slot (a
+  // list: its row's bounds in the engine's values).
+  for (const InputDecl *in : DeviceStageEmitter::stateInputs(L, plan)) {
+    for (const char *part : {"", "_begin", "_end"}) {
+      bool bounds = *part != 0;
+      if (bounds != in->isList())
+        continue;
+      std::string elem = bounds ? "int64_t" : in->elemType();
+      CodeStream::Scope a(cu, "");
+      cu.line("if (base) c.in_{0}{1} = reinterpret_cast<{2} *>(base + at);",
+              in->name, part, elem);
+      cu.line("at += (size_t(N) * sizeof({0}) + 15) & ~size_t(15);", elem);
+    }
+  }
   for (const RowSpace &space : plan.rowSpaces) {
     std::string name = FieldOp(space.count).getSymName().str();
     CodeStream::Scope a(cu, "");

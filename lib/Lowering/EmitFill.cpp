@@ -142,6 +142,15 @@ void FillEmitter::emitCommonMembers(CodeStream &cs) {
     } else {
       cs.line("const {0} *in_{1};", in.elemType(), in.name);
     }
+    // Request state as the engine holds it (a staged run's or a device
+    // step's stage gathers it into in_X at each sequence's slot).
+    if (in.isState())
+      cs.line("const {0} *st_{1};", in.elemType(), in.name);
+    if (in.kind == InputKind::kStateList)
+      cs.line("const int64_t *st_{0}_offsets;  // [slots + 1]", in.name);
+    if (in.isSlot)
+      cs.line("int64_t slots_{0};  // the slots of the state read at it",
+              in.name);
   }
 }
 

@@ -219,15 +219,24 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
     cs.line("if (seqs.{0}_slots < 1) return failure(\"state: '{1}' has no "
             "slot; the state holds at least one{2}\");",
             slot, key, rule);
+    // (A device step's kernel gathers into its shared memory.)
+    std::string onHost =
+        DeviceStageEmitter::hasStep(L, plan) ? "if (stage != 2) " : "";
     if (!list) {
       if (in.getType().isInteger(1))
-        cs.line("H.g_{0}.reset(new bool[size_t(N > 0 ? N : 1)]());", name);
+        cs.line("{1}H.g_{0}.reset(new bool[size_t(N > 0 ? N : 1)]());", name,
+                onHost);
       else
-        cs.line("H.g_{0}.assign(size_t(N > 0 ? N : 1), 0);", name);
+        cs.line("{1}H.g_{0}.assign(size_t(N > 0 ? N : 1), 0);", name, onHost);
       continue;
     }
-    cs.line("H.gb_{0}.assign(size_t(N), 0); H.ge_{0}.assign(size_t(N), 0);",
-            name);
+    cs.line("{1}{{ H.gb_{0}.assign(size_t(N), 0); H.ge_{0}.assign(size_t(N), "
+            "0); }",
+            name, onHost);
+    // (A staged run's stage checks the rows.)
+    std::optional<CodeStream::Scope> host;
+    if (DeviceStageEmitter::hasStage(L, plan))
+      host.emplace(cs, "if (stage == 0)");
     CodeStream::Scope rows(cs, formatv("for (int64_t r = 0; r < "
                                        "seqs.{0}_slots; ++r)",
                                        slot)
@@ -243,6 +252,28 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
               "std::to_string(c.cfg_{0}) + \"{2}\");",
               *width, key, rule);
   }
+  if (DeviceStageEmitter::hasStage(L, plan)) {
+    // A staged run: the stage gathers the state (its words, its order).
+    CodeStream::Scope staged(cs, "if (stage != 0)");
+    for (InputOp in : state) {
+      StringRef name = in.getSymName();
+      cs.line("c.st_{0} = seqs.{0};", name);
+      cs.line("c.slots_{0} = seqs.{0}_slots;", *in.getSlot());
+      if (!isa<ListType>(in.getType())) {
+        cs.line("c.in_{0} = H.g_{0}{1};", name,
+                in.getType().isInteger(1) ? ".get()" : ".data()");
+        continue;
+      }
+      cs.line("c.st_{0}_offsets = seqs.{0}_offsets;", name);
+      cs.line("c.in_{0} = seqs.{0};", name);
+      cs.line("c.in_{0}_begin = H.gb_{0}.data(); c.in_{0}_end = "
+              "H.ge_{0}.data();",
+              name);
+    }
+  }
+  std::optional<CodeStream::Scope> hostGather;
+  if (DeviceStageEmitter::hasStage(L, plan))
+    hostGather.emplace(cs, "else");
   for (InputOp in : state)
     if (isa<ListType>(in.getType()) && in.getMin())
       cs.line("H.lo_{0} = INT32_MAX; H.hi_{0} = INT32_MIN;", in.getSymName());
