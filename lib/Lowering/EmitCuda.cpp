@@ -339,14 +339,11 @@ void CudaEmitter::emitResidentThreads(CodeStream &cu, const PathPlan &plan) {
         cu, formatv("static int64_t {0}_resident_threads()", p).str());
     {
       CodeStream::Scope init(cu, "static const int64_t n = []", "();");
-      cu.line("int device = 0, sms = 0, per_sm = 0;");
-      cu.line("if (cudaGetDevice(&device) || cudaDeviceGetAttribute(&sms, "
-              "cudaDevAttrMultiProcessorCount, device) || "
-              "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, "
-              "{0}_kernel, 256, 0))",
+      cu.line("int64_t blocks = 0;");
+      cu.line("if (resident_blocks(reinterpret_cast<const void *>({0}_kernel), "
+              "256, 0, &blocks)) return int64_t(256);",
               p);
-      cu.line("  return int64_t(256);");
-      cu.line("return std::max<int64_t>(256, int64_t(sms) * per_sm * 256);");
+      cu.line("return std::max<int64_t>(256, blocks * 256);");
     }
     cu.line("return n;");
   }

@@ -164,8 +164,8 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   }
   cu.line("if (ln.failed()) { refuse(ln.best); return; }");
   // The proof, else the checked dry run, sequence by sequence, each by
-  // the whole CTA (the fills' lanes): the first failing sequence's record.
-  // (Where several of its rows fail, the one a lane records first.)
+  // the whole CTA (the fills' lanes): the first failing sequence's record,
+  // its row the CPU's (the sequence run again on one lane).
   // The proof's leaves (the host widens its box from CTA 0's), then the
   // box or the proof.
   std::string P = L.pascal(p);
@@ -195,8 +195,19 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
       cu.line("const bool failed = dry.kind != kNone;");
       cu.line("__syncthreads();");
       CodeStream::Scope f(cu, "if (failed)");
-      cu.line("if (blockIdx.x == 0 && threadIdx.x == 0) { *err = dry; *key = "
-              "0; }");
+      // Its lanes met the sequence's failing rows in any order: the
+      // sequence again on one lane, its rows in order, as the CPU fills
+      // it, names the CPU's (lowest) row. (Cold: a refused step only.)
+      cu.line("if (blockIdx.x == 0 && threadIdx.x == 0) {");
+      cu.line("  dry = ErrorRecord{};");
+      cu.line("  [&] {");
+      for (const RowSpace &space : plan.rowSpaces)
+        cu.line("    if (!{0}<true, false>(c, j, 0, 1)) return;",
+                L.fillName(plan, space));
+      cu.line("  }();");
+      cu.line("  *err = dry;");
+      cu.line("  *key = 0;");
+      cu.line("}");
       cu.line("return;");
     }
     cu.line("if (threadIdx.x == 0) c.err = err;");
@@ -304,20 +315,12 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   {
     CodeStream::Scope ask(cu, "if (int64_t(s.shared_bytes) != "
                               "wave_bytes.load())");
-    cu.line("int device = 0, sms = 0, per_sm = 0;");
-    cu.line("if (cudaError_t e = cudaGetDevice(&device)) return "
-            "cuda_fail(\"{0}: device\", e);",
+    cu.line("int64_t blocks = 0;");
+    cu.line("if (cudaError_t e = resident_blocks(reinterpret_cast<const void "
+            "*>({0}_step_kernel), int(s.threads), s.shared_bytes, &blocks)) "
+            "return cuda_fail(\"{0}: occupancy\", e);",
             p);
-    cu.line("if (cudaError_t e = cudaDeviceGetAttribute(&sms, "
-            "cudaDevAttrMultiProcessorCount, device)) return "
-            "cuda_fail(\"{0}: device\", e);",
-            p);
-    cu.line("if (cudaError_t e = "
-            "cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, "
-            "{0}_step_kernel, int(s.threads), s.shared_bytes)) return "
-            "cuda_fail(\"{0}: occupancy\", e);",
-            p);
-    cu.line("wave.store(std::max<int64_t>(1, int64_t(sms) * per_sm));");
+    cu.line("wave.store(std::max<int64_t>(1, blocks));");
     cu.line("wave_bytes.store(int64_t(s.shared_bytes));");
   }
   cu.line("s.blocks = unsigned(std::min<int64_t>(s.max_seqs, wave.load()));");

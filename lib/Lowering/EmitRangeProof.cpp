@@ -79,12 +79,10 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
     // neither leaves them unread.)
     head.line("[[maybe_unused]] const Range rj_{0} = r_index({1}.hi);", count,
               scan(formatv("r_span(c.h_{0}, {1} * N)", count, buckets).str()));
-    if (!lanes) {
-      cs.line("[[maybe_unused]] Range rr_{0} = r_index(0);", count);
-      cs.line("for (int32_t b = 0; b < {1}; ++b) rr_{0} = r_join(rr_{0}, "
-              "r_index(c.rowstart_{0}[b * (N + 1) + N]));",
+    if (!lanes)
+      cs.line("[[maybe_unused]] const Range rr_{0} = "
+              "r_totals(c.rowstart_{0}, N, {1});",
               count, buckets);
-    }
     for (FieldOp field : space.fields) {
       RangeScope scope;
       scope.seq = lanes ? collective("ln.part_exact(r_index(N))")
