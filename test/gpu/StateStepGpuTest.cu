@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuTestSupport.h"
-#include "state_decode.h"
+#include "StateBatch.h"
 #include "state_decode_cuda.h"
 
 #include <cstdio>
@@ -29,67 +29,10 @@
 #include <vector>
 
 namespace gen = imeta_gen::state_decode;
+using namespace imeta::statebatch;
 
 namespace {
 
-
-/// The engine's state (host form: the CPU routine's) and a batch of slots.
-struct Batch {
-  gen::Config config;
-  std::vector<int32_t> computed, accepted, drafts, table;
-  std::vector<int64_t> draftsOff{0}, tableOff{0};
-  std::vector<int32_t> slot;
-  std::vector<char> placeholder;
-  int32_t slots() const { return int32_t(computed.size()); }
-};
-
-Batch randomBatch(std::mt19937_64 &rng) {
-  auto pick = [&](int64_t lo, int64_t hi) {
-    return int32_t(std::uniform_int_distribution<int64_t>(lo, hi)(rng));
-  };
-  Batch b;
-  b.config.block_size = pick(1, 16);
-  b.config.nextn = pick(0, 3);
-  const int32_t slots = pick(1, 80);
-  for (int32_t s = 0; s < slots; ++s) {
-    const int32_t k = pick(0, 5000);
-    b.computed.push_back(k);
-    b.accepted.push_back(pick(0, b.config.nextn));
-    for (int32_t d = 0; d < b.config.nextn; ++d)
-      b.drafts.push_back(pick(0, 1 << 20));
-    b.draftsOff.push_back(int64_t(b.drafts.size()));
-    const int32_t blocks = (k + 1 + b.config.block_size - 1) /
-                               b.config.block_size + pick(0, 2);
-    for (int32_t t = 0; t < blocks; ++t)
-      b.table.push_back(pick(0, 100000));
-    b.tableOff.push_back(int64_t(b.table.size()));
-  }
-  for (int32_t i = 0, n = pick(1, 64); i < n; ++i) {
-    const bool pad = pick(0, 9) == 0;
-    b.slot.push_back(pad ? -1 : pick(0, slots - 1));
-    b.placeholder.push_back(pad || pick(0, 19) == 0);
-  }
-  return b;
-}
-
-/// Sequences over `b`'s slots and its state at the given addresses.
-gen::Sequences sequences(const Batch &b, const int32_t *computed,
-                         const int32_t *accepted, const int32_t *drafts,
-                         const int64_t *draftsOff, const int32_t *table,
-                         const int64_t *tableOff) {
-  gen::Sequences s;
-  s.num_seqs = int32_t(b.slot.size());
-  s.slot_slots = b.slots();
-  s.slot = b.slot.data();
-  s.is_placeholder = reinterpret_cast<const bool *>(b.placeholder.data());
-  s.computed = computed;
-  s.accepted = accepted;
-  s.drafts = drafts;
-  s.drafts_offsets = draftsOff;
-  s.table = table;
-  s.table_offsets = tableOff;
-  return s;
-}
 
 /// The state copied to the device (freed with the object).
 struct DeviceState {
@@ -167,41 +110,7 @@ gen::Status deviceStep(gen::GpuStaging &staging, const Batch &b,
 }
 
 gen::Status cpuRun(const Batch &b, Outputs &cpu) {
-  gen::Sequences s = sequences(b, b.computed.data(), b.accepted.data(),
-                               b.drafts.data(), b.draftsOff.data(),
-                               b.table.data(), b.tableOff.data());
-  return gen::decode(b.config, s, cpu.b);
-}
-
-/// A batch broken on purpose in one of five ways.
-Batch broken(const Batch &good, int how, std::mt19937_64 &rng) {
-  Batch b = good;
-  auto some = [&](size_t n) { return size_t(rng() % n); };
-  const size_t i = some(b.slot.size());
-  const int32_t s = b.slot[i] >= 0 ? b.slot[i] : 0;
-  switch (how) {
-  case 0: // a slot past the state
-    b.slot[i] = b.slots() + int32_t(some(3));
-    break;
-  case 1: // a value below its minimum, at a slot a sequence reads
-    b.slot[i] = s;
-    b.computed[size_t(s)] = -1 - int32_t(some(5));
-    break;
-  case 2: // a drafts row of the wrong width (any slot: checked before all)
-    b.drafts.insert(b.drafts.begin() + b.draftsOff[size_t(s) + 1], 7);
-    for (size_t r = size_t(s) + 1; r < b.draftsOff.size(); ++r)
-      ++b.draftsOff[r];
-    break;
-  case 3: // R11: accepted <= nextn
-    b.slot[i] = s;
-    b.accepted[size_t(s)] = b.config.nextn + 1;
-    break;
-  default: // R11: the block table covers k
-    b.slot[i] = s;
-    b.computed[size_t(s)] += int32_t(b.config.block_size) * 8;
-    break;
-  }
-  return b;
+  return gen::decode(b.config, hostSequences(b), cpu.b);
 }
 
 bool randomAndBroken(int count, cudaStream_t stream) {
