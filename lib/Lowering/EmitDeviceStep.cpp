@@ -34,6 +34,10 @@ void CudaEmitter::emitDeviceStepApi(CodeStream &h, const PathPlan &plan) {
          p);
   h.line("/// are device values (out.rows are -1). `_device_pack` packs for "
          "a graph's copy.");
+  if (!DeviceStageEmitter::stateInputs(L, plan).empty())
+    h.line("/// Its request state is read where the engine keeps it: "
+           "Sequences' state arrays\n/// (and a state list's offsets) are "
+           "device pointers here; only the slots are copied.");
   h.line("Status {0}_device_stage(GpuStaging &s, const Config &config, const "
          "Sequences &seqs, {1} &out, cudaStream_t stream);",
          p, L.buffersName(plan));
