@@ -11,7 +11,11 @@
 // - the same batches broken (a slot past the state, a value below its
 //   minimum, a drafts row of the wrong width, a rule on the state read):
 //   the CPU routine's exact message from decode_check, every output byte
-//   as it was.
+//   as it was;
+// - one graph of the launch captured at 64 sequences, replayed with
+//   batches of 1 to 64 sequences, each also padded to 64 with
+//   placeholders at slot -1 (as an engine pads to its captured size):
+//   equal to the CPU each time, no buffer moved.
 // Without a GPU it prints why and exits 77 (ctest's "skipped").
 //
 // LLVM-free: builds from pre-generated sources with nvcc alone.
@@ -20,6 +24,7 @@
 
 #include "GpuTestSupport.h"
 #include "StateBatch.h"
+#include "runtime/GraphLaunch.h"
 #include "state_decode_cuda.h"
 
 #include <cstdio>
@@ -161,6 +166,63 @@ bool randomAndBroken(int count, cudaStream_t stream) {
   return true;
 }
 
+/// One graph of the launch at 64 sequences, replayed with smaller
+/// batches and the same batches padded to 64 with slot -1 placeholders.
+bool graphReplay(cudaStream_t stream) {
+  gen::GpuStaging staging;
+  gen::Status st = gen::gpu_staging_create(staging, 64, size_t(8) << 20);
+  CHECK(st.ok, "staging: %s", st.message.c_str());
+  std::mt19937_64 rng(64);
+  Outputs gpu(true);
+  Batch first = randomBatch(rng);
+  st = deviceStep(staging, first, gpu, stream);
+  CHECK(st.ok, "first: %s", st.message.c_str());
+  imeta::runtime::GraphLaunch graph;
+  std::string err = graph.capture(stream, [&](cudaStream_t s) {
+    return gen::decode_device_launch(staging, s);
+  });
+  CHECK(err.empty(), "capture: %s", err.c_str());
+  std::vector<void *> addresses(gpu.device);
+  int replays = 0;
+  for (int k = 0; k < 20; ++k) {
+    Batch b = randomBatch(rng);
+    for (int padded = 0; padded < 2; ++padded) {
+      if (padded)
+        while (b.slot.size() < 64) {
+          b.slot.push_back(-1);
+          b.placeholder.push_back(1);
+        }
+      Outputs cpu(false);
+      gen::Status want = cpuRun(b, cpu);
+      CHECK(want.ok, "replay batch: %s", want.message.c_str());
+      DeviceState d;
+      gen::Sequences s =
+          sequences(b, d.put(b.computed), d.put(b.accepted), d.put(b.drafts),
+                    d.put(b.draftsOff), d.put(b.table), d.put(b.tableOff));
+      st = gen::decode_device_stage(staging, b.config, s, gpu.b, stream);
+      CHECK(st.ok, "replay %d: stage: %s", replays, st.message.c_str());
+      CHECK(graph.replay(stream) == cudaSuccess, "replay %d", replays);
+      st = gen::decode_check(staging, stream);
+      CHECK(st.ok, "replay %d: %s", replays, st.message.c_str());
+      for (int o = 0; o < gen::DecodeBuffers::kCount; ++o) {
+        const int64_t rows = cpu.b.begin()[o].rows[0];
+        std::vector<int32_t> a = cpu.values(o), g = gpu.values(o);
+        CHECK(std::memcmp(a.data(), g.data(), size_t(rows) * 4) == 0,
+              "replay %d (%zu sequences): output '%s' differs from the CPU's",
+              replays, b.slot.size(), gen::kDecodeOutputs[o].name);
+        CHECK(gpu.b.begin()[o].data == addresses[size_t(o)],
+              "replay %d: buffer moved", replays);
+      }
+      ++replays;
+    }
+  }
+  gen::gpu_staging_destroy(staging);
+  std::printf("graph: one launch captured at 64 sequences, %d replays (half "
+              "padded to 64 with slot -1) equal the CPU, no buffer moved\n",
+              replays);
+  return true;
+}
+
 } // namespace
 
 int main() {
@@ -170,6 +232,7 @@ int main() {
   if (cudaStreamCreate(&stream) != cudaSuccess)
     return 1;
   bool ok = randomAndBroken(200, stream);
+  ok = graphReplay(stream) && ok;
   cudaStreamDestroy(stream);
   return imeta::gputest::finish(ok);
 }
