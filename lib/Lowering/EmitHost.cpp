@@ -195,11 +195,9 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
 /// per-sequence inputs; the slots and `min` checked as the evaluator's
 /// parser does (sequence by sequence, input by input).
 void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
-  SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
   SmallVector<InputOp> state;
-  for (const InputDecl &in : L.inputs())
-    if (in.isState() && llvm::is_contained(needs, in.op))
-      state.push_back(in.op);
+  for (const InputDecl *in : DeviceStageEmitter::stateInputs(L, plan))
+    state.push_back(in->op);
   if (state.empty())
     return;
   // A first stage speaks for the path it resolves.
