@@ -16,6 +16,10 @@
 #include "lib/Lowering/EmitHost.h"
 #include "lib/Lowering/EmitTorch.h"
 #include "lib/Transforms/Passes.h"
+#include "lib/Transforms/PathPlan.h"
+
+#include "dialect/IMetaSymbols.h"
+#include "mlir/IR/OwningOpRef.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -46,12 +50,30 @@ GeneratedFiles::named(bool withTorch) const {
 }
 
 FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
-  // The one preparation every emitter relies on: a resolving path's first
-  // stage as a path (a spec split already is left as it is).
-  if (failed(splitResolves(spec)))
+  // The one preparation every emitter relies on: a path that resolves
+  // inputs reads them in place, planned on a copy of the spec made for it
+  // (imeta-inline-resolves); where it cannot, its first stage is a path
+  // of its own (imeta-split-resolves; a spec split already is left as it
+  // is).
+  llvm::DenseSet<Operation *> inline_;
+  for (auto path : spec.getBody().front().getOps<PathOp>())
+    if (!getPathResolves(path).empty() &&
+        !path->hasAttr(kResolvedByAttr) && whyResolvesStay(path).empty())
+      inline_.insert(path);
+  if (failed(splitResolves(spec, [&](PathOp p) {
+        return !inline_.contains(p);
+      })))
     return failure();
+  std::vector<OwningOpRef<SpecOp>> copies;
   std::vector<PathPlan> plans;
   for (auto path : spec.getBody().front().getOps<PathOp>()) {
+    if (inline_.contains(path)) {
+      SpecOp copy = cast<SpecOp>(spec->clone());
+      copies.emplace_back(copy);
+      path = cast<PathOp>(SymbolTable::lookupSymbolIn(copy, path.getSymName()));
+      if (failed(inlineResolves(copy, path)))
+        return failure();
+    }
     FailureOr<PathPlan> plan = planPath(path);
     if (failed(plan))
       return failure();

@@ -199,7 +199,7 @@ void CudaEmitter::emitCudaPath(CodeStream &cu, const PathPlan &plan,
 void CudaEmitter::emitResidentWrites(CodeStream &cu,
                                      const llvm::SetVector<Operation *> &used) {
   for (const InputDecl &in : L.inputs()) {
-    if (!in.isResident() || !used.contains(in.op))
+    if (!in.isResident() || !holdsInput(used, in))
       continue;
     CodeStream::Scope w(cu, formatv("if (c.pw_{0})", in.name).str());
     {
@@ -425,7 +425,7 @@ void CudaEmitter::emitStagingFinish(CodeStream &cu, const PathPlan &plan) {
           L.pascal(p));
   cu.line("s.used = pk.used;");
   for (const InputDecl &in : L.inputs())
-    if (in.isResident() && used.contains(in.op))
+    if (in.isResident() && holdsInput(used, in))
       cu.line("if (dc.pw_{0}) for (int64_t i = 0; i < N; ++i) "
               "seqs.{0}_table.dirty_from[seqs.{0}_row[i]] = INT32_MAX;",
               in.name);
@@ -489,7 +489,7 @@ void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
     // at (st_X) as given; the kernel's stage gathers it.
     if (in.isState() && all)
       continue;
-    if (!used.contains(in.op)) {
+    if (!holdsInput(used, in)) {
       cu.line("dc.in_{0} = nullptr;", name);
       if (in.isList())
         cu.line("dc.in_{0}_begin = dc.in_{0}_end = nullptr;", name);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Lowering/ResolvedBounds.h"
 #include "lib/Transforms/HostPasses.h"
 
 using namespace mlir;
@@ -108,7 +109,7 @@ DeviceStageEmitter::deviceCheckedInputs(const SpecLayout &L,
   llvm::SetVector<Operation *> used = stepInputs(L, plan);
   for (const InputDecl &in : L.inputs())
     if (!in.isList() && !in.isState() && in.op.getMin() &&
-        used.contains(in.op))
+        holdsInput(used, in))
       checked.push_back(&in);
   return checked;
 }
@@ -118,7 +119,7 @@ DeviceStageEmitter::stateInputs(const SpecLayout &L, const PathPlan &plan) {
   std::vector<const InputDecl *> state;
   SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
   for (const InputDecl &in : L.inputs())
-    if (in.isState() && llvm::is_contained(needs, in.op))
+    if (in.isState() && holdsInput(needs, in))
       state.push_back(&in);
   return state;
 }
@@ -523,9 +524,28 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   std::string key = formatv("imeta_stage_key({0}, b, {1})", id,
                             perSeq ? "i" : "0");
   cs.line("if (!check()) {{ ln.fail({0}, tr); return; }", key);
-  cs.line("if (!holds) {{ ln.fail({0}, imeta_stage_record({1}, 0)); return; "
-          "}",
-          key, perSeq ? "i" : "-1");
+  std::vector<ResolvedBound> bounds = resolvedBounds(rule);
+  if (bounds.empty()) {
+    cs.line("if (!holds) {{ ln.fail({0}, imeta_stage_record({1}, 0)); "
+            "return; }",
+            key, perSeq ? "i" : "-1");
+    return success();
+  }
+  // A resolved batch's bounds: the record names the first input below its
+  // minimum (`site`), the element (`row`) and its value.
+  CodeStream::Scope fail(cs, "if (!holds)");
+  cs.line("ErrorRecord r = imeta_stage_record(i, 0);");
+  for (auto [k, b] : llvm::enumerate(bounds)) {
+    std::string row = b.first.empty()
+                          ? "0"
+                          : formatv("H.h_{0}[i] - H.h_{1}[i]", b.count, b.first)
+                                .str();
+    cs.line("{0}if ({1}) {{ r.site = {2}; r.row = {3}; r.value = H.h_{4}[i]; "
+            "}",
+            k ? "else " : "", boundFails(b, "H.h_"), k, row, b.value);
+  }
+  cs.line("ln.fail({0}, r);", key);
+  cs.line("return;");
   return success();
 }
 
@@ -698,6 +718,9 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
       continue;
     }
     auto rule = cast<RequireOp>(op);
+    for (auto [site, b] : llvm::enumerate(resolvedBounds(rule)))
+      cs.line("  if (rec.site == {0}) return {1};", site,
+              boundMessage(b, "rec.row", "rec.value"));
     std::string text =
         escape((rule.getRule() + ": " + rule.getMessage()).str());
     std::string where = rule.getDomain() == Domain::seq

@@ -7,6 +7,7 @@
 
 #include "lib/Lowering/EmitHost.h"
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Lowering/ResolvedBounds.h"
 #include "lib/Transforms/HostPasses.h"
 
 #include <set>
@@ -176,10 +177,20 @@ void HostEmitter::emitSetupInputs(CodeStream &cs, const PathPlan &plan) {
   // stage), the host only where it found a failure of its own.
   std::vector<const InputDecl *> onDevice =
       DeviceStageEmitter::deviceCheckedInputs(L, plan);
+  // A path that reads its resolved inputs' fields in place
+  // (imeta-inline-resolves) is not given them.
+  auto resolved = [&](const InputDecl &in) {
+    auto list = plan.path->getAttrOfType<ArrayAttr>(kInlinedResolvesAttr);
+    return list && llvm::any_of(list.getAsRange<FlatSymbolRefAttr>(),
+                                [&](FlatSymbolRefAttr a) {
+                                  return a.getValue() == in.name;
+                                });
+  };
   for (auto [order, in] : llvm::enumerate(L.inputs()))
-    if (!in.isState() && (!stage || stageReads.contains(in.op)))
-      emitSetupInput(cs, in, read.contains(in.op),
-                     llvm::is_contained(needs, in.op), int(order),
+    if (!in.isState() && !resolved(in) &&
+        (!stage || holdsInput(stageReads, in)))
+      emitSetupInput(cs, in, holdsInput(read, in),
+                     holdsInput(needs, in), int(order),
                      llvm::is_contained(onDevice, &in));
   emitSetupState(cs, plan);
   if (!onDevice.empty()) {
@@ -698,7 +709,24 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
           "+ what(err));",
           where, escape(ruleMessages[ruleId]));
-  cs.line("if (!holds) return failure({0} + \"{1}\");", where,
+  std::vector<ResolvedBound> bounds = resolvedBounds(rule);
+  if (bounds.empty()) {
+    cs.line("if (!holds) return failure({0} + \"{1}\");", where,
+            escape(ruleMessages[ruleId]));
+    return success();
+  }
+  // A resolved batch's bounds: the first input below its minimum, in the
+  // evaluator's words (imeta-inline-resolves).
+  CodeStream::Scope fail(cs, "if (!holds)");
+  for (const ResolvedBound &b : bounds) {
+    std::string row = b.first.empty()
+                          ? "0"
+                          : formatv("H.h_{0}[i] - H.h_{1}[i]", b.count, b.first)
+                                .str();
+    cs.line("if ({0}) return failure({1});", boundFails(b, "H.h_"),
+            boundMessage(b, row, "H.h_" + b.value + "[i]"));
+  }
+  cs.line("return failure({0} + \"{1}\");", where,
           escape(ruleMessages[ruleId]));
   return success();
 }

@@ -20,6 +20,12 @@ FormulaNaming::FormulaNaming(SpecOp spec) : lists(analyzeListDependence(spec)) {
                                             SymbolTable::getSymbolName(&op)));
 }
 
+void FormulaNaming::addCopy(SpecOp copy) {
+  ListDependence more = analyzeListDependence(copy);
+  lists.values.insert(more.values.begin(), more.values.end());
+  lists.fields.insert(more.fields.begin(), more.fields.end());
+}
+
 unsigned FormulaNaming::setId(FlatSymbolRefAttr set) const {
   auto it = llvm::find(sets, set);
   if (it == sets.end())

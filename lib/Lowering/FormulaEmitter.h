@@ -38,6 +38,9 @@ struct ListDependence {
 class FormulaNaming {
 public:
   explicit FormulaNaming(SpecOp spec);
+  /// Adds the list dependence of a copy of the spec that a path is
+  /// planned on (imeta-inline-resolves).
+  void addCopy(SpecOp copy);
 
   /// The id of one of the spec's ratio sets (or unions).
   unsigned setId(mlir::FlatSymbolRefAttr set) const;

@@ -28,15 +28,21 @@ SpecDecls::SpecDecls(SpecOp spec) {
 }
 
 const ConfigDecl *SpecDecls::config(Operation *op) const {
+  // By name: a path planned on a copy of the spec (imeta-inline-resolves)
+  // reads the copy's declarations.
+  if (!isa_and_nonnull<ConfigOp>(op))
+    return nullptr;
   for (const ConfigDecl &d : configList)
-    if (d.op.getOperation() == op)
+    if (d.name == cast<ConfigOp>(op).getSymName())
       return &d;
   return nullptr;
 }
 
 const InputDecl *SpecDecls::input(Operation *op) const {
+  if (!isa_and_nonnull<InputOp>(op))
+    return nullptr;
   for (const InputDecl &d : inputList)
-    if (d.op.getOperation() == op)
+    if (d.name == cast<InputOp>(op).getSymName())
       return &d;
   return nullptr;
 }

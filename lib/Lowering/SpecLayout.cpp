@@ -38,7 +38,11 @@ void emit::commentFormula(CodeStream &cs, Operation *op) {
 SpecLayout::SpecLayout(SpecOp spec, std::vector<PathPlan> plans,
                        std::string fileBase)
     : specOp(spec), fileBaseName(std::move(fileBase)),
-      pathPlans(std::move(plans)), names(spec), declared(spec) {}
+      pathPlans(std::move(plans)), names(spec), declared(spec) {
+  for (const PathPlan &plan : pathPlans)
+    if (auto copy = plan.path->getParentOfType<SpecOp>(); copy != spec)
+      names.addCopy(copy);
+}
 
 bool SpecLayout::hasGpuPath() const {
   return llvm::any_of(pathPlans, [](const PathPlan &p) {

@@ -30,6 +30,16 @@ inline std::string symName(mlir::Operation *op) {
   return mlir::SymbolTable::getSymbolName(op).getValue().str();
 }
 
+/// Whether `ops` holds input `in` (by name: a path planned on a copy of
+/// the spec, imeta-inline-resolves, reads the copy's declarations).
+template <typename Range>
+bool holdsInput(const Range &ops, const InputDecl &in) {
+  return llvm::any_of(ops, [&](mlir::Operation *op) {
+    auto input = llvm::dyn_cast_or_null<InputOp>(op);
+    return input && input.getSymName() == in.name;
+  });
+}
+
 /// The C++ element type of an output buffer.
 inline const char *elemType(bool isBool) { return isBool ? "bool" : "int32_t"; }
 

@@ -12,8 +12,18 @@ namespace imeta {
 
 #define GEN_PASS_REGISTRATION
 #include "lib/Transforms/Passes.h.inc"
-/// imeta-split-resolves on `spec` (emitSpec runs it first).
-mlir::LogicalResult splitResolves(SpecOp spec);
+/// imeta-split-resolves on `spec`, on the paths `split` selects (all by
+/// default; emitSpec splits those whose resolutions cannot be inlined).
+mlir::LogicalResult
+splitResolves(SpecOp spec, llvm::function_ref<bool(PathOp)> split = nullptr);
+/// imeta-inline-resolves on `path` of `spec`, a copy of the spec made for
+/// it (its other paths are removed): every read of a
+/// resolved input becomes a read of its field. A located error where a
+/// read cannot be (whyResolvesStay).
+mlir::LogicalResult inlineResolves(SpecOp spec, PathOp path);
+/// Why a path's resolved inputs cannot be read in place (a list read by
+/// count()), or "" where they can or there are none.
+std::string whyResolvesStay(PathOp path);
 } // namespace imeta
 
 #endif // IMETA_TRANSFORMS_PASSES_H

@@ -57,6 +57,42 @@ def SplitResolves : Pass<"imeta-split-resolves", "::imeta::SpecOp"> {
   }];
 }
 
+def InlineResolves : Pass<"imeta-inline-resolves", "::imeta::SpecOp"> {
+  let summary = "Make one resolving path read the batch as given";
+  let description = [{
+    `imeta.resolve @X = @F` says that in the path every read of input X is
+    a read of field F. For the path named by `path`, this rewrites every
+    formula the path reads so (a scalar's `get_input` as `get @F`, a
+    list's `length` as its row count, `load @X[u]` as F's formula at row
+    u, checked in the load's words), and makes the path stand alone: no
+    base, no resolution, its outputs and rules its own, in the order the
+    evaluator checks them (SPEC-async.md §4): the rules that read state,
+    then one rule `bounds` for the resolved inputs' `min` (sequence by
+    sequence, worded as a batch file's; hidden seq fields find a list's
+    first element below it), then the rest. A list read by `count()` is
+    refused. It rewrites shared fields in place and removes every other
+    path: the emitters run it on a copy of the spec made for the path.
+
+    Before:
+    ```mlir
+    imeta.path @decode_async target(gpu) extends @decode_varlen {
+      imeta.resolve @seqlen_q = @async_q
+    }
+    ```
+    After (every field the path reads that read `seqlen_q` now reads
+    `async_q`):
+    ```mlir
+    imeta.path @decode_async target(gpu)
+        attributes {imeta.inlined_resolves = [@seqlen_q]} {
+      imeta.require "bounds" "the resolved inputs' minimums" seq {...}
+      imeta.output ...
+    }
+    ```
+  }];
+  let options = [Option<"pathName", "path", "std::string", "",
+                        "the path whose resolutions are inlined">];
+}
+
 def DropUnusedFields : Pass<"imeta-drop-unused-fields", "::imeta::SpecOp"> {
   let summary = "Remove fields that no path produces or reads";
   let description = [{

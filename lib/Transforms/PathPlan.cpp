@@ -96,6 +96,11 @@ PathPlan imeta::defaultPlan(PathOp path) {
     }
   };
   for (RequireOp rule : rules) {
+    // A resolved batch's bounds come after every resolving field, as the
+    // evaluator computes them all first (imeta-inline-resolves).
+    if (auto after = rule->getAttrOfType<ArrayAttr>(kScheduleAfterAttr))
+      for (auto sym : after.getAsRange<FlatSymbolRefAttr>())
+        scheduleHost(SymbolTable::lookupNearestSymbolFrom(rule, sym));
     scheduleHost(rule);
     plan.host.push_back({rule});
   }

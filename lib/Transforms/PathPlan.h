@@ -77,6 +77,19 @@ PathPlan defaultPlan(PathOp path);
 inline constexpr llvm::StringLiteral kResolvedByAttr = "imeta.resolved_by";
 inline constexpr llvm::StringLiteral kResolveStageAttr = "imeta.resolve_stage";
 
+/// The attributes imeta-inline-resolves sets: on the path, the inputs it
+/// resolved (`imeta.inlined_resolves = [@seqlen_q, ...]`: the batch does
+/// not give them); on its bounds rule, the resolved inputs' `min` checks in
+/// declaration order (`imeta.resolved_bounds`: dictionaries of `input`,
+/// `min`, `value` and, for a list, `first` and `count`) and the fields
+/// computed before it (`imeta.schedule_after`).
+inline constexpr llvm::StringLiteral kInlinedResolvesAttr =
+    "imeta.inlined_resolves";
+inline constexpr llvm::StringLiteral kResolvedBoundsAttr =
+    "imeta.resolved_bounds";
+inline constexpr llvm::StringLiteral kScheduleAfterAttr =
+    "imeta.schedule_after";
+
 /// The rules a path checks, in order: the spec's, then the path's own.
 llvm::SmallVector<RequireOp> allRules(PathOp path);
 

@@ -24,7 +24,8 @@ namespace imeta {
 using namespace mlir;
 using namespace imeta;
 
-LogicalResult imeta::splitResolves(SpecOp spec) {
+LogicalResult imeta::splitResolves(SpecOp spec,
+                                   llvm::function_ref<bool(PathOp)> split) {
   // Which rules read state is known once their formulas are ops.
   if (failed(expandCompactFormulas(spec)))
     return failure();
@@ -33,7 +34,7 @@ LogicalResult imeta::splitResolves(SpecOp spec) {
     if (path->hasAttr(kResolveStageAttr) || path->hasAttr(kResolvedByAttr))
       continue;
     SmallVector<ResolveOp> resolves = getPathResolves(path);
-    if (resolves.empty())
+    if (resolves.empty() || (split && !split(path)))
       continue;
     std::string name = (path.getSymName() + "_resolve").str();
     if (SymbolTable::lookupSymbolIn(spec, name))
