@@ -6,6 +6,8 @@
 // in place; the block-table rows, kept at a fixed stride with a length
 // each, are laid end to end as the list input's values and offsets (rows
 // of slots the batch does not read are left empty: nothing reads them).
+// AsyncDeviceInputs: the Sequences of decode_async's device step, over the
+// state where it lives, in device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 #include "AsyncState.h"
 #include "ReferenceV4.h"
 #include "deepinfer_v4.h"
+
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstring>
@@ -96,6 +100,49 @@ private:
   std::vector<int64_t> draftOff, blockOff;
   std::vector<int32_t> blocks;
   std::vector<char> read;
+  gen::Sequences seqs;
+};
+
+/// decode_async's Sequences over the state in device memory, read in place
+/// by its device step: the block table as a table (rows max_blocks apart,
+/// block_len entries each), the draft rows through offsets r * nextn made
+/// once on the device.
+class AsyncDeviceInputs {
+public:
+  explicit AsyncDeviceInputs(const baseline::AsyncStateView &dev) : st(dev) {
+    std::vector<int64_t> off(size_t(st.slots) + 1);
+    for (int32_t s = 0; s <= st.slots; ++s)
+      off[size_t(s)] = int64_t(s) * st.nextn;
+    if (cudaMalloc(&draftOff, off.size() * sizeof(int64_t)) == cudaSuccess)
+      cudaMemcpy(draftOff, off.data(), off.size() * sizeof(int64_t),
+                 cudaMemcpyHostToDevice);
+  }
+  ~AsyncDeviceInputs() { cudaFree(draftOff); }
+  AsyncDeviceInputs(const AsyncDeviceInputs &) = delete;
+  AsyncDeviceInputs &operator=(const AsyncDeviceInputs &) = delete;
+  /// The step of `n` sequences at `slots` (host memory; -1: padding).
+  const gen::Sequences &build(int32_t n, const int32_t *slots,
+                              const bool *placeholder) {
+    seqs = gen::Sequences{};
+    seqs.num_seqs = n;
+    seqs.slot = slots;
+    seqs.is_placeholder = placeholder;
+    seqs.slot_slots = st.slots;
+    seqs.num_computed = st.num_computed;
+    seqs.slot_last_token = st.last_token;
+    seqs.num_drafts = st.num_drafts;
+    seqs.slot_draft_tokens = st.draft_tokens;
+    seqs.slot_draft_tokens_offsets = draftOff;
+    seqs.slot_state_id = st.state_id;
+    seqs.slot_block_table = st.block_table;
+    seqs.slot_block_table_stride = st.max_blocks;
+    seqs.slot_block_table_lengths = st.block_len;
+    return seqs;
+  }
+
+private:
+  baseline::AsyncStateView st;
+  int64_t *draftOff = nullptr;
   gen::Sequences seqs;
 };
 

@@ -151,13 +151,17 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
                                        slotOf(*in))
                                    .str());
     cs.line("const int64_t *const o = c.st_{0}_offsets;", in->name);
-    cs.line("if (o[0] != 0 || o[r + 1] < o[r]) ln.fail(imeta_stage_key({0}, "
-            "{1}, 2 * r), imeta_stage_record(r, 0));",
-            kStateRowsStep, k);
+    cs.line("const int64_t entries = o ? o[r + 1] - o[r] : c.st_{0}_lengths[r];",
+            in->name);
+    cs.line("if (o ? o[0] != 0 || entries < 0 : entries < 0 || entries > "
+            "c.st_{0}_stride) "
+            "ln.fail(imeta_stage_key({1}, {2}, 2 * r), imeta_stage_record(r, "
+            "entries));",
+            in->name, kStateRowsStep, k);
     if (auto width = in->op.getWidth())
-      cs.line("else if (o[r + 1] - o[r] != c.cfg_{0}) "
+      cs.line("else if (entries != c.cfg_{0}) "
               "ln.fail(imeta_stage_key({1}, {2}, 2 * r + 1), "
-              "imeta_stage_record(r, o[r + 1] - o[r]));",
+              "imeta_stage_record(r, entries));",
               *width, kStateRowsStep, k);
   }
   // The gathered values: writable arrays the context points at.
@@ -192,11 +196,14 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
         }
         continue;
       }
-      cs.line("const_cast<int64_t *>(c.in_{0}_begin)[i] = read && s_{0} >= 0 "
-              "? c.st_{0}_offsets[s_{0}] : 0;",
+      cs.line("const int64_t b_{0} = !read || s_{0} < 0 ? 0 : "
+              "c.st_{0}_offsets ? c.st_{0}_offsets[s_{0}] : s_{0} * "
+              "c.st_{0}_stride;",
               name);
-      cs.line("const_cast<int64_t *>(c.in_{0}_end)[i] = read && s_{0} >= 0 ? "
-              "c.st_{0}_offsets[s_{0} + 1] : 0;",
+      cs.line("const_cast<int64_t *>(c.in_{0}_begin)[i] = b_{0};", name);
+      cs.line("const_cast<int64_t *>(c.in_{0}_end)[i] = !read || s_{0} < 0 "
+              "? 0 : c.st_{0}_offsets ? c.st_{0}_offsets[s_{0} + 1] : b_{0} "
+              "+ c.st_{0}_lengths[s_{0}];",
               name);
     }
   }
@@ -220,6 +227,11 @@ void DeviceStageEmitter::emitStateMessages(CodeStream &cs,
         continue;
       StringRef key = in->op.getBatchKey();
       cs.line("  case {0}:", k);
+      cs.line("    if (i % 2 == 0 && !c.st_{0}_offsets) return \"state "
+              "'{1}' slot \" + std::to_string(i / 2) + \": has \" + "
+              "std::to_string(rec.value) + \" entries, outside its table's "
+              "[0, \" + std::to_string(c.st_{0}_stride) + \"]\";",
+              in->name, key);
       cs.line("    if (i % 2 == 0) return \"state: offsets of '{0}' must "
               "start at 0 and not decrease\";",
               key);

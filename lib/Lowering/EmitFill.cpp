@@ -147,7 +147,12 @@ void FillEmitter::emitCommonMembers(CodeStream &cs) {
     if (in.isState())
       cs.line("const {0} *st_{1};", in.elemType(), in.name);
     if (in.kind == InputKind::kStateList)
-      cs.line("const int64_t *st_{0}_offsets;  // [slots + 1]", in.name);
+    {
+      cs.line("const int64_t *st_{0}_offsets;  // [slots + 1], or null: a "
+              "table", in.name);
+      cs.line("const int32_t *st_{0}_lengths;  // a table's [slots]", in.name);
+      cs.line("int64_t st_{0}_stride;", in.name);
+    }
     if (in.isSlot)
       cs.line("int64_t slots_{0};  // the slots of the state read at it",
               in.name);

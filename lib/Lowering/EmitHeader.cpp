@@ -85,8 +85,16 @@ void HeaderEmitter::emitSequences(CodeStream &cs) {
               in.op.getBatchKey(), in.isList() ? "row" : "value",
               *in.op.getSlot());
       cs.line("const {0} *{1} = nullptr;", in.elemType(), in.name);
-      if (in.isList())
+      if (in.isList()) {
+        cs.line("/// Its rows packed: slot r's at {0}[{0}_offsets[r] .. "
+                "{0}_offsets[r + 1]);", in.name);
+        cs.line("/// or a table (`{0}_offsets` null): row r at {0} + r * "
+                "{0}_stride, {0}_lengths[r]", in.name);
+        cs.line("/// entries (an engine's block table, read in place).");
         cs.line("const int64_t *{0}_offsets = nullptr;", in.name);
+        cs.line("int64_t {0}_stride = 0;", in.name);
+        cs.line("const int32_t *{0}_lengths = nullptr;", in.name);
+      }
       continue;
     }
     if (in.isSlot)

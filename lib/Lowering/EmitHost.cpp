@@ -222,9 +222,14 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
               slot = *in.getSlot();
     bool list = isa<ListType>(in.getType());
     std::string rule = ruleSuffix(in.getRule());
-    cs.line("if (!seqs.{0}{1}) return failure(\"state: missing key '{2}' "
-            "(path @{3} needs it){4}\");",
-            name, list ? "_offsets" : "", key, path, rule);
+    if (list)
+      cs.line("if (!seqs.{0}_offsets && !seqs.{0}_lengths) return failure("
+              "\"state: missing key '{1}' (path @{2} needs it){3}\");",
+              name, key, path, rule);
+    else
+      cs.line("if (!seqs.{0}) return failure(\"state: missing key '{1}' "
+              "(path @{2} needs it){3}\");",
+              name, key, path, rule);
     cs.line("if (seqs.{0}_slots < 1) return failure(\"state: '{1}' has no "
             "slot; the state holds at least one{2}\");",
             slot, key, rule);
@@ -251,13 +256,20 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
                                        slot)
                                    .str());
     cs.line("const int64_t *o = seqs.{0}_offsets;", name);
-    cs.line("if (o[0] != 0 || o[r + 1] < o[r]) return failure(\"state: "
+    cs.line("if (o && (o[0] != 0 || o[r + 1] < o[r])) return failure(\"state: "
             "offsets of '{0}' must start at 0 and not decrease\");",
             key);
+    cs.line("const int64_t entries = o ? o[r + 1] - o[r] : seqs.{0}_lengths[r];",
+            name);
+    cs.line("if (!o && (entries < 0 || entries > seqs.{0}_stride)) return failure("
+            "\"state '{1}' slot \" + std::to_string(r) + \": has \" + "
+            "std::to_string(entries) + \" entries, outside its table's [0, \" + "
+            "std::to_string(seqs.{0}_stride) + \"]\");",
+            name, key);
     if (auto width = in.getWidth())
-      cs.line("if (o[r + 1] - o[r] != c.cfg_{0}) return failure(\"state "
+      cs.line("if (entries != c.cfg_{0}) return failure(\"state "
               "'{1}' slot \" + std::to_string(r) + \": has \" + "
-              "std::to_string(o[r + 1] - o[r]) + \" entries, not {0} = \" + "
+              "std::to_string(entries) + \" entries, not {0} = \" + "
               "std::to_string(c.cfg_{0}) + \"{2}\");",
               *width, key, rule);
   }
@@ -273,7 +285,9 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
                 in.getType().isInteger(1) ? ".get()" : ".data()");
         continue;
       }
-      cs.line("c.st_{0}_offsets = seqs.{0}_offsets;", name);
+      cs.line("c.st_{0}_offsets = seqs.{0}_offsets; c.st_{0}_lengths = "
+              "seqs.{0}_lengths; c.st_{0}_stride = seqs.{0}_stride;",
+              name);
       cs.line("c.in_{0} = seqs.{0};", name);
       cs.line("c.in_{0}_begin = H.gb_{0}.data(); c.in_{0}_end = "
               "H.ge_{0}.data();",
@@ -316,10 +330,11 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
                   name, int64_t(*min), key, slot, rule);
         continue;
       }
-      cs.line("const int64_t b_{0} = s_{0} >= 0 ? seqs.{0}_offsets[s_{0}] : 0;",
+      cs.line("const int64_t b_{0} = s_{0} < 0 ? 0 : seqs.{0}_offsets ? "
+              "seqs.{0}_offsets[s_{0}] : s_{0} * seqs.{0}_stride;",
               name);
-      cs.line("const int64_t e_{0} = s_{0} >= 0 ? seqs.{0}_offsets[s_{0} + 1] "
-              ": 0;",
+      cs.line("const int64_t e_{0} = s_{0} < 0 ? 0 : seqs.{0}_offsets ? "
+              "seqs.{0}_offsets[s_{0} + 1] : b_{0} + seqs.{0}_lengths[s_{0}];",
               name);
       cs.line("H.gb_{0}[size_t(i)] = b_{0}; H.ge_{0}[size_t(i)] = e_{0};",
               name);

@@ -39,12 +39,6 @@ using BufferSet = runtime::BufferSet<Buffers, gen::OutputInfo>;
 
 namespace {
 
-#define CUDA_OK(call)                                                          \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    CHECK(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));         \
-  } while (0)
-
 const gen::OutputInfo *info() { return gen::kDecodeZosOutputs; }
 int elemSize(int k) { return info()[k].is_bool ? 1 : 4; }
 constexpr char kPattern = char(0x5a);

@@ -54,4 +54,11 @@ inline int finish(bool ok) {
     }                                                                          \
   } while (0)
 
+/// A CUDA call that must succeed (else CHECK's failure, naming it).
+#define CUDA_OK(call)                                                          \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    CHECK(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));         \
+  } while (0)
+
 #endif // IMETA_TEST_GPU_GPUTESTSUPPORT_H

@@ -117,6 +117,36 @@ inline gen::Sequences hostSequences(const Batch &b) {
                    b.draftsOff.data(), b.table.data(), b.tableOff.data());
 }
 
+/// The block table as an engine keeps it: a table of rows `stride` apart
+/// (at least the longest row; the rest of each row -7, never read), with
+/// each row's length.
+struct Table {
+  std::vector<int32_t> rows, lengths;
+  int64_t stride = 1;
+  explicit Table(const Batch &b, int64_t extra = 0) {
+    for (int32_t r = 0; r < b.slots(); ++r)
+      stride = std::max(stride, b.tableOff[size_t(r) + 1] - b.tableOff[size_t(r)]);
+    stride += extra;
+    rows.assign(size_t(b.slots()) * size_t(stride), -7);
+    for (int32_t r = 0; r < b.slots(); ++r) {
+      const int64_t at = b.tableOff[size_t(r)], n = b.tableOff[size_t(r) + 1] - at;
+      std::copy(b.table.begin() + at, b.table.begin() + at + n,
+                rows.begin() + int64_t(r) * stride);
+      lengths.push_back(int32_t(n));
+    }
+  }
+};
+
+/// `seqs` reading the block table from `t` (as a table, no offsets).
+inline gen::Sequences withTable(gen::Sequences seqs, const int32_t *rows,
+                                const int32_t *lengths, int64_t stride) {
+  seqs.table = rows;
+  seqs.table_offsets = nullptr;
+  seqs.table_lengths = lengths;
+  seqs.table_stride = stride;
+  return seqs;
+}
+
 } // namespace imeta::statebatch
 
 #endif // IMETA_TEST_UNIT_STATEBATCH_H
