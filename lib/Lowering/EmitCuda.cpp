@@ -387,7 +387,7 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
     // The context first, then the arrays prepare writes into the staging.
     cu.line("Packer pk{{static_cast<char *>(s.host), static_cast<char "
             "*>(s.device), s.bytes, k{0}ErrorOffset + "
-            "align16(sizeof(ErrorRecord)) + 16};",
+            "align16(sizeof(ErrorRecord)) + 32};",
             L.pascal(p));
     cu.line("Status st = {0}_prepare(config, seqs, out, true, H, mode, &pk);",
             p);
@@ -421,7 +421,7 @@ void CudaEmitter::emitStagingFinish(CodeStream &cu, const PathPlan &plan) {
   cu.line("if (pk.overflow) return pk.full();");
   cu.line("std::memcpy(s.host, &dc, sizeof(dc));");
   cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
-          "align16(sizeof(ErrorRecord)) + 16);",
+          "align16(sizeof(ErrorRecord)) + 32);",
           L.pascal(p));
   cu.line("s.used = pk.used;");
   for (const InputDecl &in : L.inputs())
@@ -612,7 +612,7 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
       // leaves: one copy back.
       std::string P = L.pascal(p);
       cu.line("constexpr size_t key_at = align16(sizeof(ErrorRecord)), "
-              "seen_at = key_at + 16;");
+              "seen_at = key_at + 32;");
       cu.line("alignas(16) unsigned char back[seen_at + "
               "k{0}ProofLeaves * sizeof(Range)];",
               P);

@@ -600,6 +600,49 @@ void DeviceStageEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
   }
 }
 
+llvm::DenseSet<Operation *>
+DeviceStageEmitter::ownSteps(const SpecLayout &L, const PathPlan &plan) {
+  llvm::DenseSet<Operation *> own;
+  if (!hasStep(L, plan))
+    return own;
+  auto readsOwn = [&](Operation *op) {
+    bool reads = false;
+    op->walk([&](GetOp get) {
+      reads |= own.contains(lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
+    });
+    return reads;
+  };
+  for (const HostStep &step : plan.host) {
+    if (kindOf(step.op) != StepKind::perSeq)
+      continue;
+    bool heavy = false;
+    step.op->walk([&](ReduceRowsOp) { heavy = true; });
+    if (heavy || readsOwn(step.op))
+      own.insert(step.op);
+  }
+  if (own.empty())
+    return own;
+  // Their values are only where they were computed: nothing else may
+  // read them.
+  bool alone = true;
+  for (const HostStep &step : plan.host)
+    if (!own.contains(step.op) &&
+        (readsOwn(step.op) ||
+         llvm::any_of(fieldDependencies(step.op),
+                      [&](Operation *d) { return own.contains(d); })))
+      alone = false;
+  for (const RowSpace &space : plan.rowSpaces) {
+    alone &= !own.contains(space.count);
+    for (FieldOp field : space.fields)
+      alone &= !readsOwn(field) && !own.contains(L.liveField(field));
+  }
+  for (const PlannedOutput &po : plan.outputs)
+    alone &= !own.contains(po.def) && !own.contains(po.rowsLen);
+  if (!alone)
+    own.clear();
+  return own;
+}
+
 LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
                                             const PathPlan &plan) {
   std::string path = PathOp(plan.path).getSymName().str();
@@ -628,12 +671,13 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   emitInputChecks(cs, plan);
   emitStateGather(cs, plan);
   std::vector<HostPass> passes = hostPasses(plan);
+  const llvm::DenseSet<Operation *> own = ownSteps(L, plan);
   for (auto [p, pass] : llvm::enumerate(passes)) {
-    SmallVector<size_t> seqSteps, scalarSteps, sums;
+    SmallVector<size_t> seqSteps, ownSeqSteps, scalarSteps, sums;
     for (size_t k = pass.begin; k < pass.end; ++k)
       switch (kindOf(plan.host[k].op)) {
       case StepKind::perSeq:
-        seqSteps.push_back(k);
+        (own.contains(plan.host[k].op) ? ownSeqSteps : seqSteps).push_back(k);
         break;
       case StepKind::scalar:
         scalarSteps.push_back(k);
@@ -656,6 +700,17 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
         if (failed(emitStep(k)))
           return failure();
     }
+    if (!ownSeqSteps.empty()) {
+      // O(rows) a sequence: only the sequences this CTA fills (ownSteps),
+      // on other lanes than the loop before wrote their values.
+      cs.line("ln.sync();");
+      CodeStream::Scope loop(cs, "for (int64_t i = ln.own(); i < N; i += "
+                                 "ln.own_count()) [&]",
+                             "();");
+      for (size_t k : ownSeqSteps)
+        if (failed(emitStep(k)))
+          return failure();
+    }
     for (size_t k : scalarSteps) {
       // The leader alone, until a step fails.
       CodeStream::Scope once(cs, "if (ln.leader() && ln.best == kStageOk) [&]",
@@ -674,7 +729,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
                                                    1 &&
                       kindOf(plan.host[passes[p + 1].begin].op) ==
                           StepKind::scalar &&
-                      seqSteps.empty() && sums.empty();
+                      seqSteps.empty() && ownSeqSteps.empty() && sums.empty();
     if (!nextScalar)
       cs.line("if (ln.failed()) return false;");
   }

@@ -90,6 +90,16 @@ public:
   static std::vector<const InputDecl *> stateInputs(const SpecLayout &L,
                                                     const PathPlan &plan);
 
+  /// The host steps of a device step that run only for the sequences the
+  /// CTA fills (its own: i = blockIdx.x mod gridDim.x; on the host, one
+  /// lane, every sequence): the O(rows) per-sequence steps (a reduction
+  /// over a sequence's rows, e.g. a resolved list's elements against
+  /// their minimum) and the steps that read them, where nothing else does
+  /// (no other host step, fill, output or proof). The CTAs' verdicts are
+  /// then one grid's (the kernel's `imeta_grid_best`). Empty: none.
+  static llvm::DenseSet<mlir::Operation *> ownSteps(const SpecLayout &L,
+                                                    const PathPlan &plan);
+
   /// `<path>_sequence_stage` (the impl header), or a comment naming the blocker.
   mlir::LogicalResult emitStage(CodeStream &cs, const PathPlan &plan);
   /// `<path>_sequence_stage_message` (the host source): a failure's words.

@@ -110,11 +110,17 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   std::string ctx = L.ctxName(plan);
   cu.blank();
   cu.line("/// Path `{0}`'s device step: every CTA runs the sequence stage "
-          "over the batch,",
+          "over the batch",
           p);
-  cu.line("/// then fills its own sequence; a failure is recorded by CTA 0 "
-          "(`key`: its");
-  cu.line("/// stage key, 0 for a fill's failure in the checked dry run).");
+  cu.line("/// (its O(rows) steps and the checked dry run for its own "
+          "sequences only), the");
+  cu.line("/// grid agrees on the first failure (imeta_grid_best: a "
+          "cooperative launch), then");
+  cu.line("/// each CTA fills its own sequences. A failure is recorded by "
+          "one CTA (`key`: its");
+  cu.line("/// stage key, 0 for a fill's failure in the checked dry run; "
+          "key[1], key[2]: the");
+  cu.line("/// grid's words).");
   CodeStream::Scope k(cu, formatv("__global__ void __launch_bounds__(256) "
                                   "{0}_step_kernel(const {1} *__restrict__ "
                                   "pc, uint64_t *__restrict__ key)",
@@ -123,6 +129,7 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("extern __shared__ int4 step_shared[];");
   cu.line("__shared__ StageShared sh;");
   cu.line("__shared__ ErrorRecord dry;");
+  cu.line("__shared__ unsigned long long verdict;");
   cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
           "blockDim.x)",
           ctx);
@@ -137,9 +144,12 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("const int64_t N = c.num_seqs;");
   cu.line("BlockLanes ln(sh);");
   cu.line("ErrorRecord *const err = c.err;");
-  cu.line("auto refuse = [&](uint64_t k) { if (blockIdx.x == 0 && "
-          "threadIdx.x == 0) { *err = ln.rec; *key = k; } };");
-  cu.line("if (!{0}_sequence_stage(c, ln)) {{ refuse(ln.best); return; }", p);
+  cu.line("if (threadIdx.x == 0) dry = ErrorRecord{};");
+  cu.line("uint64_t mine = kStageOk;  // this CTA's first failure");
+  cu.line("int64_t dry_at = -1;  // its own sequence the checked dry run "
+          "refuses");
+  cu.line("[&] {");
+  cu.line("if (!{0}_sequence_stage(c, ln)) {{ mine = ln.best; return; }", p);
   // Capacities: the rows each output needs, on the leader.
   {
     CodeStream::Scope lead(cu, "if (ln.leader())");
@@ -166,7 +176,7 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
               po.name, DeviceStageEmitter::capacityId(plan, k));
     }
   }
-  cu.line("if (ln.failed()) { refuse(ln.best); return; }");
+  cu.line("if (ln.failed()) { mine = ln.best; return; }");
   // The proof, else the checked dry run, sequence by sequence, each by
   // the whole CTA (the fills' lanes): the first failing sequence's record,
   // its row the CPU's (the sequence run again on one lane).
@@ -185,10 +195,13 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
                     "!{1}_proof_over(c, lv, ln))",
                     P, p)
                 .str());
-    cu.line("if (threadIdx.x == 0) { dry = ErrorRecord{}; c.err = &dry; }");
+    cu.line("if (threadIdx.x == 0) c.err = &dry;");
     cu.line("__syncthreads();");
     {
-      CodeStream::Scope j(cu, "for (int64_t j = 0; j < N; ++j)");
+      // Its own sequences, in order: the first that fails is its part of
+      // the grid's verdict (keyed after every stage key).
+      CodeStream::Scope j(cu, "for (int64_t j = blockIdx.x; j < N; j += "
+                              "gridDim.x)");
       cu.line("[&] {");
       for (const RowSpace &space : plan.rowSpaces)
         cu.line("  if (!{0}<true, false>(c, j, threadIdx.x, blockDim.x)) "
@@ -198,24 +211,40 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
       cu.line("__syncthreads();");
       cu.line("const bool failed = dry.kind != kNone;");
       cu.line("__syncthreads();");
-      CodeStream::Scope f(cu, "if (failed)");
-      // Its lanes met the sequence's failing rows in any order: the
-      // sequence again on one lane, its rows in order, as the CPU fills
-      // it, names the CPU's (lowest) row. (Cold: a refused step only.)
-      cu.line("if (blockIdx.x == 0 && threadIdx.x == 0) {");
-      cu.line("  dry = ErrorRecord{};");
-      cu.line("  [&] {");
-      for (const RowSpace &space : plan.rowSpaces)
-        cu.line("    if (!{0}<true, false>(c, j, 0, 1)) return;",
-                L.fillName(plan, space));
-      cu.line("  }();");
-      cu.line("  *err = dry;");
-      cu.line("  *key = 0;");
-      cu.line("}");
-      cu.line("return;");
+      cu.line("if (failed) {{ mine = imeta_stage_key({0}, j, 0); dry_at = j; "
+              "break; }",
+              DeviceStageEmitter::capacityId(plan, plan.outputs.size()));
     }
     cu.line("if (threadIdx.x == 0) c.err = err;");
+    cu.line("__syncthreads();");
   }
+  cu.line("}();");
+  // The grid's first failure: the CTA that found it records it (a fill's:
+  // its sequence again on one lane, its rows in order as the CPU fills
+  // it, names the CPU's row).
+  cu.line("const uint64_t best = imeta_grid_best(mine, "
+          "reinterpret_cast<unsigned long long *>(key + 1), "
+          "reinterpret_cast<unsigned *>(key + 2), verdict);");
+  {
+    CodeStream::Scope refused(cu, "if (best != kStageOk)");
+    CodeStream::Scope writer(cu, "if (threadIdx.x == 0 && mine == best && "
+                                 "atomicExch(reinterpret_cast<unsigned *>(key "
+                                 "+ 2) + 1, 1u) == 0u)");
+    {
+      CodeStream::Scope fill(cu, "if (dry_at >= 0)");
+      cu.line("dry = ErrorRecord{};");
+      cu.line("c.err = &dry;");
+      cu.line("[&] {");
+      for (const RowSpace &space : plan.rowSpaces)
+        cu.line("  if (!{0}<true, false>(c, dry_at, 0, 1)) return;",
+                L.fillName(plan, space));
+      cu.line("}();");
+      cu.line("*err = dry;");
+      cu.line("*key = 0;");
+    }
+    cu.line("else { *err = ln.rec; *key = best; }");
+  }
+  cu.line("if (best != kStageOk) return;");
   // The dividers of scalar host values the fills divide by.
   {
     CodeStream::Scope lead(cu, "if (threadIdx.x == 0)");
@@ -363,7 +392,7 @@ void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
   cu.line("constexpr size_t k{0}KeyOffset = k{0}ErrorOffset + "
           "align16(sizeof(ErrorRecord));",
           P);
-  cu.line("constexpr size_t k{0}SeenOffset = k{0}KeyOffset + 16;", P);
+  cu.line("constexpr size_t k{0}SeenOffset = k{0}KeyOffset + 32;", P);
   emitWidenBox(cu, plan, gpuPath);
   emitStepImpl(cu, plan, gpuPath);
   cu.blank();
@@ -379,13 +408,23 @@ void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
                                   "GpuStaging &s, cudaStream_t stream)",
                                   p)
                               .str());
-  cu.line("{0}_step_kernel<<<dim3(s.blocks ? s.blocks : "
-          "unsigned(s.max_seqs)), s.threads, "
-          "s.shared_bytes, stream>>>(static_cast<const {1} *>(s.device), "
-          "reinterpret_cast<uint64_t *>(static_cast<char *>(s.device) + "
-          "k{2}KeyOffset));",
+  // Cooperative: its CTAs wait for each other (imeta_grid_best), so all
+  // must be resident at once, which the launch then guarantees (or
+  // refuses) whatever else the device runs.
+  cu.line("cudaLaunchConfig_t cfg{};");
+  cu.line("cfg.gridDim = dim3(s.blocks ? s.blocks : unsigned(s.max_seqs));");
+  cu.line("cfg.blockDim = dim3(s.threads);");
+  cu.line("cfg.dynamicSmemBytes = s.shared_bytes;");
+  cu.line("cfg.stream = stream;");
+  cu.line("cudaLaunchAttribute cooperative[1];");
+  cu.line("cooperative[0].id = cudaLaunchAttributeCooperative;");
+  cu.line("cooperative[0].val.cooperative = 1;");
+  cu.line("cfg.attrs = cooperative;");
+  cu.line("cfg.numAttrs = 1;");
+  cu.line("return cudaLaunchKernelEx(&cfg, {0}_step_kernel, static_cast<const "
+          "{1} *>(s.device), reinterpret_cast<uint64_t *>(static_cast<char "
+          "*>(s.device) + k{2}KeyOffset));",
           p, L.ctxName(plan), P);
-  cu.line("return cudaGetLastError();");
 }
 
 } // namespace imeta::emit
