@@ -164,6 +164,10 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
               "imeta_stage_record(r, entries));",
               *width, kStateRowsStep, k);
   }
+  // A bad row (a length past its table's stride, offsets that decrease)
+  // bounds nothing: stop here, its key the lowest.
+  if (llvm::any_of(state, [](const InputDecl *in) { return in->isList(); }))
+    cs.line("if (ln.failed()) return false;");
   // The gathered values: writable arrays the context points at.
   {
     CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
@@ -438,6 +442,26 @@ void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,
 /// computes (the caller's arrays, which the context points at; a value
 /// the context holds itself is computed by the leader into its own array
 /// and copied into the context).
+/// The host values the own steps read (ownSteps), zeroed first: a
+/// sequence that fails a step before leaves the steps after it unwritten,
+/// and its own steps, which run for it anyway, read zeros, not what the
+/// memory held (a row count of garbage would loop for as long).
+void DeviceStageEmitter::emitOwnInputs(CodeStream &cs, const PathPlan &plan) {
+  const llvm::DenseSet<Operation *> own = ownSteps(L, plan);
+  llvm::SetVector<Operation *> read;
+  for (const HostStep &step : plan.host)
+    if (own.contains(step.op))
+      for (Operation *dep : fieldDependencies(step.op))
+        if (!own.contains(dep) && L.isHostValue(dep) && !L.inContext(dep))
+          read.insert(dep);
+  for (Operation *op : read)
+    cs.line("for (int64_t k = ln.id(); k < int64_t({0}) * {1}; k += "
+            "ln.count()) H.h_{2}[k] = 0;",
+            L.numBuckets(getRatios(op)), L.hostStride(op), symName(op));
+  if (!read.empty())
+    cs.line("ln.sync();");
+}
+
 void DeviceStageEmitter::emitWritableArrays(CodeStream &cs,
                                             const PathPlan &plan) {
   std::vector<std::pair<std::string, std::string>> members;
@@ -668,6 +692,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   cs.line("ErrorRecord tr{};  // a formula's failure, as this lane records "
           "it");
   emitWritableArrays(cs, plan);
+  emitOwnInputs(cs, plan);
   emitInputChecks(cs, plan);
   emitStateGather(cs, plan);
   std::vector<HostPass> passes = hostPasses(plan);
@@ -702,7 +727,9 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
     }
     if (!ownSeqSteps.empty()) {
       // O(rows) a sequence: only the sequences this CTA fills (ownSteps),
-      // on other lanes than the loop before wrote their values.
+      // a CTA's on its first lanes at once. They read what the loop
+      // before wrote, on other lanes; where a sequence failed there,
+      // zeros (emitOwnInputs), and their failure keys are above its.
       cs.line("ln.sync();");
       CodeStream::Scope loop(cs, "for (int64_t i = ln.own(); i < N; i += "
                                  "ln.own_count()) [&]",
@@ -785,9 +812,6 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
       continue;
     }
     auto rule = cast<RequireOp>(op);
-    for (auto [site, b] : llvm::enumerate(resolvedBounds(rule)))
-      cs.line("  if (rec.site == {0}) return {1};", site,
-              boundMessage(b, "rec.row", "rec.value"));
     std::string text =
         escape((rule.getRule() + ": " + rule.getMessage()).str());
     std::string where = rule.getDomain() == Domain::seq
@@ -801,6 +825,9 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
     cs.line("  if (rec.kind != kNone) return {0} + \"{1}: cannot be "
             "checked: \" + what(rec);",
             where, text);
+    for (auto [site, b] : llvm::enumerate(resolvedBounds(rule)))
+      cs.line("  if (rec.site == {0}) return {1};", site,
+              boundMessage(b, "rec.row", "rec.value"));
     cs.line("  return {0} + \"{1}\";", where, text);
   }
   for (auto [s, space] : llvm::enumerate(plan.rowSpaces)) {

@@ -95,8 +95,9 @@ public:
   /// lane, every sequence): the O(rows) per-sequence steps (a reduction
   /// over a sequence's rows, e.g. a resolved list's elements against
   /// their minimum) and the steps that read them, where nothing else does
-  /// (no other host step, fill, output or proof). The CTAs' verdicts are
-  /// then one grid's (the kernel's `imeta_grid_best`). Empty: none.
+  /// (no other host step, fill, output or proof), in a loop over the
+  /// CTA's own sequences (`ln.own()`). The CTAs' verdicts are then one
+  /// grid's (the kernel's `imeta_grid_best`). Empty: none.
   static llvm::DenseSet<mlir::Operation *> ownSteps(const SpecLayout &L,
                                                     const PathPlan &plan);
 
@@ -131,6 +132,7 @@ private:
   void emitStateGather(CodeStream &cs, const PathPlan &plan);
   void emitStateMessages(CodeStream &cs, const PathPlan &plan, bool rows);
   void emitWritableArrays(CodeStream &cs, const PathPlan &plan);
+  void emitOwnInputs(CodeStream &cs, const PathPlan &plan);
   mlir::LogicalResult emitField(CodeStream &cs, FieldOp field, unsigned id);
   mlir::LogicalResult emitRule(CodeStream &cs, RequireOp rule, unsigned id);
   void emitSum(CodeStream &cs, PrefixSumOp sum, unsigned id);

@@ -119,8 +119,8 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// each CTA fills its own sequences. A failure is recorded by "
           "one CTA (`key`: its");
   cu.line("/// stage key, 0 for a fill's failure in the checked dry run; "
-          "key[1], key[2]: the");
-  cu.line("/// grid's words).");
+          "key[1..3]: the");
+  cu.line("/// grid's words, zero again after each launch).");
   CodeStream::Scope k(cu, formatv("__global__ void __launch_bounds__(256) "
                                   "{0}_step_kernel(const {1} *__restrict__ "
                                   "pc, uint64_t *__restrict__ key)",
@@ -222,14 +222,13 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   // The grid's first failure: the CTA that found it records it (a fill's:
   // its sequence again on one lane, its rows in order as the CPU fills
   // it, names the CPU's row).
+  cu.line("bool writes = false;");
   cu.line("const uint64_t best = imeta_grid_best(mine, "
-          "reinterpret_cast<unsigned long long *>(key + 1), "
-          "reinterpret_cast<unsigned *>(key + 2), verdict);");
+          "reinterpret_cast<unsigned long long *>(key + 1), verdict, "
+          "writes);");
   {
     CodeStream::Scope refused(cu, "if (best != kStageOk)");
-    CodeStream::Scope writer(cu, "if (threadIdx.x == 0 && mine == best && "
-                                 "atomicExch(reinterpret_cast<unsigned *>(key "
-                                 "+ 2) + 1, 1u) == 0u)");
+    CodeStream::Scope writer(cu, "if (threadIdx.x == 0 && writes)");
     {
       CodeStream::Scope fill(cu, "if (dry_at >= 0)");
       cu.line("dry = ErrorRecord{};");

@@ -119,28 +119,34 @@ static Value rowValue(OpBuilder &b, FieldOp field, Value row) {
   Block &body = field.getBody().front();
   for (Operation &op : body.without_terminator())
     cloned.push_back(b.clone(op, map));
+  // The value the field yields, followed through the replacements below
+  // (it may be the row index itself, or a rows field read).
+  Value result = map.lookupOrDefault(field.getYield().getValues().front());
   SmallVector<Operation *> erase;
   for (Operation *top : cloned)
     top->walk([&](Operation *op) {
+      Value by;
       if (isa<RowIndexOp>(op)) {
-        op->getResult(0).replaceAllUsesWith(row);
-        erase.push_back(op);
+        by = row;
+      } else if (auto get = dyn_cast<GetOp>(op)) {
+        auto read = lookupSpecSymbol<FieldOp>(field, get.getFieldAttr());
+        if (!read || read.getDomain() != Domain::rows)
+          return;
+        OpBuilder at(get);
+        by = GatherOp::create(at, get.getLoc(), get.getType(),
+                              get.getFieldAttr(), row)
+                 .getResult();
+      } else {
         return;
       }
-      auto get = dyn_cast<GetOp>(op);
-      auto read = get ? lookupSpecSymbol<FieldOp>(field, get.getFieldAttr())
-                      : FieldOp();
-      if (!read || read.getDomain() != Domain::rows)
-        return;
-      OpBuilder at(get);
-      get.replaceAllUsesWith(GatherOp::create(at, get.getLoc(), get.getType(),
-                                              get.getFieldAttr(), row)
-                                 .getResult());
+      if (result == op->getResult(0))
+        result = by;
+      op->getResult(0).replaceAllUsesWith(by);
       erase.push_back(op);
     });
   for (Operation *op : erase)
     op->erase();
-  return map.lookupOrDefault(field.getYield().getValues().front());
+  return result;
 }
 
 /// Rewrites every read of a resolved input in `root`'s formulas.

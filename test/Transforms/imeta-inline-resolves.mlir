@@ -67,3 +67,28 @@ imeta.spec @counted {
     imeta.resolve @ids = @ids_of
   }
 }
+
+// -----
+
+// A resolving rows field that yields its row index itself: a load of the
+// list at u is u, checked against the row count.
+// CHECK-LABEL: imeta.spec @rowindex
+imeta.spec @rowindex {
+  imeta.input @ids : !imeta.list
+  imeta.input @slot : i32 {optional}
+  imeta.input @rows : i32 {slot = @slot, optional}
+  imeta.field @ids_count seq = "rows"
+  imeta.field @ids_of rows(@ids_count) = "j"
+  imeta.field @third seq = "ids[2]"
+  imeta.path @base target(cpu) {
+    imeta.output "third" = @third
+  }
+  // CHECK: imeta.field @third seq {
+  // CHECK: %[[C2:.*]] = arith.constant 2 : i32
+  // CHECK: %[[AT:.*]] = imeta.check_index %[[C2]], %{{.*}}, "'ids'" : i32
+  // CHECK-NEXT: imeta.yield %[[AT]] : i32
+  imeta.path @slotted target(cpu) extends @base needs [@slot, @rows] {
+    imeta.resolve @ids = @ids_of
+  }
+}
+

@@ -15,7 +15,8 @@
 //   a drafts row of another width, a block-table row shorter than k needs,
 //   k past max_model_len, a state id or a block id below 0, more blocks
 //   than max_num_blocks, a ring too small): the CPU routine's exact message
-//   from decode_async_check, every output byte as it was;
+//   from decode_async_check, every output byte as it was; a table row
+//   longer than its stride refused before any id is read;
 // - one graph of the launch captured at 64 sequences, replayed with the
 //   valid batches padded to 64 with placeholders at slot -1: equal to the
 //   CPU each time, no buffer moved, no device memory allocated.
@@ -176,6 +177,15 @@ ref::AsyncBatch idleBatch(const ref::Config &c) {
   return a;
 }
 
+/// The graph-replay test's config (ref::graphBatch's) with nextn 2.
+ref::Config graphConfig(std::mt19937_64 &rng) {
+  ref::Config config = ref::graphBatch(rng, 8).config;
+  config.nextn = 2;
+  config.swaBlockSize =
+      std::max(config.swaBlockSize, config.windowSize + config.nextn);
+  return config;
+}
+
 /// A valid step of `n` sequences of config `c` over `slots` random
 /// requests (histories up to max_model_len - nextn - 1, 0..nextn drafts,
 /// block-table rows num_blocks(k) long and up to 2 more), some sequences
@@ -325,6 +335,38 @@ bool randomAndBroken(int count, cudaStream_t stream) {
             a.brokenRule(), info()[k].name);
     ++refused;
   }
+  // A table row that says it holds far more ids than its stride: refused
+  // before any id is read (no read past the table), nothing written.
+  {
+    std::mt19937_64 rng(7);
+    ref::AsyncBatch a = graphBatch(graphConfig(rng), rng, 8, false);
+    AsyncInputs in(a);
+    std::vector<int32_t> lengths = in.tableLens;
+    const size_t last = lengths.size() - 1;
+    lengths[last] = int32_t(in.stride + 100000000);
+    in.device.slot_block_table_lengths = in.put(lengths);
+    in.slot[0] = int32_t(last);
+    AsyncInputs idle(idleBatch(a.config));
+    Buffers shape;
+    CHECK(gen::decode_async_shape(idle.config(), idle.host, shape).ok,
+          "idle shape");
+    BufferSet gpu(info());
+    if (!allocate(gpu, shape, 1024))
+      return false;
+    std::vector<std::vector<char>> before, after;
+    if (!snapshot(gpu, before))
+      return false;
+    gen::Status got = step(staging, in, gpu, stream);
+    const std::string want =
+        "state 'block_table' slot " + std::to_string(last) + ": has " +
+        std::to_string(lengths[last]) + " entries, outside its table's [0, " +
+        std::to_string(in.stride) + "]";
+    CHECK(!got.ok && got.message == want, "long table row: '%s', want '%s'",
+          got.ok ? "accepted" : got.message.c_str(), want.c_str());
+    if (!snapshot(gpu, after))
+      return false;
+    CHECK(after == before, "long table row: an output was written");
+  }
   gen::gpu_staging_destroy(staging);
   std::printf("decode_async device step: %d random slotted batches equal the "
               "CPU; %d broken ones refused on the device in the CPU's words, "
@@ -342,10 +384,7 @@ bool graphReplay(cudaStream_t stream) {
   // One config for the graph (an engine's): the graph-replay test's,
   // with nextn 2.
   std::mt19937_64 rng(2026);
-  ref::Config config = ref::graphBatch(rng, 8).config;
-  config.nextn = 2;
-  config.swaBlockSize =
-      std::max(config.swaBlockSize, config.windowSize + config.nextn);
+  const ref::Config config = graphConfig(rng);
   std::vector<ref::AsyncBatch> batches;
   for (int k = 0; k < 20; ++k) {
     const int64_t n = 1 + int64_t(rng() % kMaxSeqs);
