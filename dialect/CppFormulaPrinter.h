@@ -45,8 +45,10 @@ public:
 
   // Code.
   virtual void line(const std::string &text) = 0;
-  /// Opens `header {` (a bare block for ""), closed by close().
-  virtual void open(const std::string &header) = 0;
+  /// Opens `header {` (a bare block for ""), closed by close() with
+  /// `}tail` (e.g. ";" after a lambda).
+  virtual void open(const std::string &header, const std::string &tail) = 0;
+  void open(const std::string &header) { open(header, ""); }
   virtual void close() = 0;
   /// Prints `block`; `yielded` gets the names of its terminator's operands.
   virtual mlir::LogicalResult
@@ -75,6 +77,11 @@ public:
   virtual bool fast() = 0;
   /// A deferred failure's flag (a GPU column step), or "".
   virtual std::string deferFailures() = 0;
+  /// The lanes that split a sequence's rows among them (a device stage's
+  /// own step: every lane of a CTA on one sequence), or "": the outermost
+  /// `imeta.reduce_rows` then runs row r on lane r mod count and folds the
+  /// lanes' parts (`fold_rows`, runtime/DeviceStage.inc).
+  virtual std::string rowLanes() = 0;
   /// The outcome of compare `v` where the enclosing code established it.
   virtual std::optional<bool> known(mlir::Value v) = 0;
   /// A load whose bounds the enclosing loop checked for all its columns.

@@ -574,7 +574,59 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   return success();
 }
 
+/// `fold` over rows split among `lanes` (CppFormulaPrinter::rowLanes):
+/// each lane runs its rows in order and stops at its first failing one;
+/// `fold_rows` takes the lowest failing row's record, or folds the parts.
+/// A sum cannot leave int64 here (fewer than 2^31 rows of i32 values), so
+/// the lanes' parts need no overflow check.
+static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
+                                  StringRef lanes) {
+  Block &body = fold.getBody().front();
+  std::string acc = p.fresh(), any = p.fresh(), bad = p.fresh(),
+              r = p.fresh(), v = p.fresh();
+  p.line(formatv("int64_t {0} = 0, {1} = INT64_MAX;  // a part; its failing "
+                 "row",
+                 acc, bad));
+  p.line(formatv("bool {0} = false;", any));
+  p.open(formatv("for (int64_t {0} = {1}.id(); {0} < {2}; {0} += "
+                 "{1}.count())",
+                 r, lanes, p.operand(fold, 0)));
+  p.line(formatv("int64_t {0} = 0;", v));
+  p.open("auto row = [&]() -> bool", ";");
+  p.bind(body.getArgument(0), r);
+  SmallVector<std::string, 1> yielded;
+  LogicalResult done = p.runBlock(body, yielded);
+  if (succeeded(done))
+    p.line(formatv("{0} = {1};", v, yielded.front()));
+  p.line("return true;");
+  p.close();
+  p.line(formatv("if (!row()) {{ {0} = {1}; break; }", bad, r));
+  switch (fold.getKind()) {
+  case Reduction::sum:
+    p.line(formatv("{0} += {1};", acc, v));
+    break;
+  case Reduction::max:
+    p.line(formatv("{0} = !{1} || {2} > {0} ? {2} : {0};", acc, any, v));
+    break;
+  case Reduction::min:
+    p.line(formatv("{0} = !{1} || {2} < {0} ? {2} : {0};", acc, any, v));
+    break;
+  }
+  p.line(formatv("{0} = true;", any));
+  p.close();
+  if (failed(done))
+    return failure();
+  p.line(formatv("if (!{0}.fold_rows({1}, {2}, tr, {3}, {4})) return false;",
+                 lanes, int(fold.getKind()), bad, acc, any));
+  p.bind(fold.getResult(), acc);
+  p.checkFits(fold, acc);
+  return success();
+}
+
 LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
+  if (std::string lanes = p.rowLanes();
+      !lanes.empty() && !(*this)->getParentOfType<ReduceRowsOp>())
+    return emitLaneFold(*this, p, lanes);
   Block &body = getBody().front();
   std::string acc = p.fresh(), r = p.fresh();
   p.line(formatv("int64_t {0} = 0;", acc));

@@ -61,6 +61,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncCheck.h"
 #include "AsyncDecode.h"
 #include "AsyncInputs.h"
 #include "AsyncStream.h"
@@ -88,48 +89,15 @@ using bench::nowUs;
 
 namespace {
 
-using AsyncSet = runtime::BufferSet<gen::DecodeAsyncBuffers, gen::OutputInfo>;
+using bench::AsyncSet;
 
-const gen::OutputInfo *info() { return gen::kDecodeAsyncOutputs; }
-size_t elemOf(int k) { return info()[k].is_bool ? 1 : 4; }
+const gen::OutputInfo *info() { return bench::asyncInfo(); }
+size_t elemOf(int k) { return bench::asyncElem(k); }
 
-/// Buffers at the widest step of `n` sequences (every q = nextn + 1), in
-/// `memory`, their bytes 0x5a.
 void allocate(AsyncSet &set, const bench::AsyncConfig &cfg, int32_t n,
               runtime::Memory memory) {
-  baseline::AsyncStateLayout layout(n, cfg.config.nextn,
-                                    cfg.config.max_num_blocks);
-  std::vector<int32_t> words(layout.words, 0);
-  baseline::AsyncStateView st = layout.at(words.data());
-  std::vector<int32_t> slots;
-  std::unique_ptr<bool[]> placeholder(new bool[size_t(n)]());
-  for (int32_t s = 0; s < n; ++s) {
-    st.num_drafts[s] = cfg.config.nextn;
-    st.block_len[s] = layout.maxBlocks;
-    slots.push_back(s);
-  }
-  bench::AsyncInputs in(st);
-  gen::DecodeAsyncBuffers shape;
-  gen::Status status = gen::decode_async_shape(
-      cfg.config, in.build(n, slots.data(), placeholder.get()), shape);
-  if (!status.ok)
-    die("shape: " + status.message);
-  for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
-    gen::Buffer &b = shape.begin()[k];
-    int64_t rows = 1;
-    for (int32_t r = 0; r < b.buckets; ++r)
-      rows = std::max(rows, b.rows[r]);
-    if (std::string e = set.getOrCreate(info()[k].name, rows, b.width,
-                                        b.buckets, memory);
-        !e.empty())
-      die(e);
-    gen::Buffer &d = set.at(k);
-    const size_t bytes = size_t(d.bucket_stride) * d.max_buckets * elemOf(k);
-    if (memory == runtime::Memory::Device)
-      CUDA_OK(cudaMemset(d.data, 0x5a, bytes));
-    else
-      std::memset(d.data, 0x5a, bytes);
-  }
+  if (std::string e = bench::allocateAsync(set, cfg, n, memory); !e.empty())
+    die(e);
 }
 
 /// (b'')'s output views onto `set` (decode_zos's order, then seqlens_q).
@@ -146,19 +114,8 @@ void bindViews(baseline::AsyncDecode &bpp, AsyncSet &set) {
     *views[k] = {set.at(k).data, set.at(k).bucket_stride, set.at(k).width};
 }
 
-int32_t smallestRatio(const ref::Config &c) {
-  int64_t r = INT64_MAX;
-  for (int64_t n : c.denseRatios)
-    r = std::min(r, n);
-  for (int64_t n : c.sparseRatios)
-    r = std::min(r, n);
-  return int32_t(r);
-}
-
-/// Untimed: the state copied back, the generated CPU decode_async on it,
-/// and every live byte (b'') and imeta wrote compared with its.
 /// The GPU steps' outputs, by name.
-using Runs = std::vector<std::pair<const char *, AsyncSet *>>;
+using Runs = bench::AsyncRuns;
 
 /// Every byte of `set`'s buffers, on the host.
 std::vector<std::vector<char>> snapshot(AsyncSet &set) {
@@ -201,54 +158,9 @@ void checkRefusal(const char *name, baseline::AsyncDecode &shape,
 void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
            bench::AsyncStream &st, bench::AsyncInputs &in, int32_t n,
            const Runs &runs, cudaStream_t stream) {
-  CUDA_OK(st.copyBack(stream));
-  CUDA_OK(cudaStreamSynchronize(stream));
-  const gen::Sequences &seqs = in.build(n, st.slots(), st.placeholders());
-  gen::DecodeAsyncBuffers want;
-  gen::Status status = gen::decode_async_shape(cfg.config, seqs, want);
-  std::vector<std::vector<char>> storage;
-  if (status.ok) {
-    storage = ref::allocateHost(want, info(), char(0x5a));
-    status = gen::decode_async(cfg.config, seqs, want);
-  }
-  if (!status.ok)
-    die("step " + std::to_string(step) + ": CPU decode_async: " +
-        status.message);
-  // block_tables: row r holds num_blocks(k) of its sequence.
-  const baseline::AsyncStateView &h = st.host();
-  const int32_t r0 = smallestRatio(rc), bc0 = int32_t(rc.blockSize) / r0;
-  std::vector<int64_t> cols;
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t slot = st.slots()[i];
-    const int32_t q = slot >= 0 ? 1 + h.num_drafts[slot] : 1;
-    const int32_t k = slot >= 0 ? h.num_computed[slot] + q : 1;
-    cols.insert(cols.end(), size_t(q), (k / r0 + bc0 - 1) / bc0);
-  }
-  const int tables = runs.front().second->find("block_tables");
-  for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
-    const gen::Buffer &w = want.begin()[k];
-    const std::vector<int64_t> *c = k == tables ? &cols : nullptr;
-    const std::vector<char> expect = ref::liveBytes(
-        static_cast<const char *>(w.data), w, w, elemOf(k), c);
-    for (const auto &[name, set] : runs) {
-      const gen::Buffer &b = set->at(k);
-      std::vector<char> all(size_t(b.bucket_stride) * b.max_buckets *
-                            elemOf(k));
-      CUDA_OK(cudaMemcpy(all.data(), b.data, all.size(),
-                         cudaMemcpyDeviceToHost));
-      const std::vector<char> got =
-          ref::liveBytes(all.data(), b, w, elemOf(k), c);
-      if (got != expect) {
-        size_t at = 0;
-        while (at < std::min(got.size(), expect.size()) && got[at] == expect[at])
-          ++at;
-        die("step " + std::to_string(step) + ": " + name +
-            " differs from the generated CPU decode_async in '" +
-            info()[k].name + "' (live byte " + std::to_string(at) + " of " +
-            std::to_string(expect.size()) + ")");
-      }
-    }
-  }
+  if (std::string e = bench::compareWithCpu(rc, cfg, st, in, n, runs, stream);
+      !e.empty())
+    die("step " + std::to_string(step) + ": " + e);
 }
 
 struct Row {

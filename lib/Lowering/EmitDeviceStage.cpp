@@ -52,10 +52,13 @@ std::string DeviceStageEmitter::blocker(const SpecLayout &L,
 
 LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
                               EmitterState &st, FieldOp field,
-                              const FormulaScope &scope) {
+                              const FormulaScope &scope, StringRef onlyIf) {
   SmallVector<std::string> results;
   if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
     return failure();
+  std::optional<CodeStream::Scope> guard;
+  if (!onlyIf.empty())
+    guard.emplace(cs, ("if (" + onlyIf + ")").str());
   if (results.size() == 1)
     cs.line("*slot = {0}({1});", L.hostElem(field), results[0]);
   else
@@ -509,6 +512,8 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
   scope.ratios = field.getRatiosAttr();
   scope.seq = perSeq ? "i" : "-1";
   scope.failCall = "imeta_note(&tr";
+  if (inOwnStep)
+    scope.rowLanes = "ln";
   commentFormula(cs, field);
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, field.getRatiosAttr(), buckets);
@@ -518,13 +523,17 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
     cs.line("{0} *slot = H.h_{1} + b * {2}{3};", L.hostElem(field), name,
             L.hostStride(field),
             !perSeq ? "" : width == "1" ? " + i" : " + i * " + width);
-    if (failed(emitValueStores(cs, L, st, field, scope)))
+    // An own step's lanes all find the value: one stores it.
+    if (failed(emitValueStores(cs, L, st, field, scope,
+                               inOwnStep ? "ln.leader()" : "")))
       return failure();
     cs.line("return true;");
   }
-  cs.line("if (!value()) {{ ln.fail(imeta_stage_key({0}, b, {1}), tr); "
+  cs.line("if (!value()) {{ {2}(imeta_stage_key({0}, b, {1}), tr); "
           "return; }",
-          id, perSeq ? "i" : "0");
+          id, perSeq ? "i" : "0", failOf());
+  if (inOwnStep)
+    cs.line("ln.sync();  // the stored value, for the other lanes");
   buckets.reset();
   // A value the context holds: the later steps read it there.
   if (L.inContext(field)) {
@@ -545,6 +554,8 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   scope.ratios = rule.getRatiosAttr();
   scope.seq = perSeq ? "i" : "-1";
   scope.failCall = "imeta_note(&tr";
+  if (inOwnStep)
+    scope.rowLanes = "ln";
   cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, rule.getRatiosAttr(), buckets);
@@ -559,12 +570,12 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   }
   std::string key = formatv("imeta_stage_key({0}, b, {1})", id,
                             perSeq ? "i" : "0");
-  cs.line("if (!check()) {{ ln.fail({0}, tr); return; }", key);
+  cs.line("if (!check()) {{ {1}({0}, tr); return; }", key, failOf());
   std::vector<ResolvedBound> bounds = resolvedBounds(rule);
   if (bounds.empty()) {
-    cs.line("if (!holds) {{ ln.fail({0}, imeta_stage_record({1}, 0)); "
+    cs.line("if (!holds) {{ {2}({0}, imeta_stage_record({1}, 0)); "
             "return; }",
-            key, perSeq ? "i" : "-1");
+            key, perSeq ? "i" : "-1", failOf());
     return success();
   }
   // A resolved batch's bounds: the record names the first input below its
@@ -580,7 +591,7 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
             "}",
             k ? "else " : "", boundFails(b, "H.h_"), k, row, b.value);
   }
-  cs.line("ln.fail({0}, r);", key);
+  cs.line("{1}({0}, r);", key, failOf());
   cs.line("return;");
   return success();
 }
@@ -727,16 +738,19 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
     }
     if (!ownSeqSteps.empty()) {
       // O(rows) a sequence: only the sequences this CTA fills (ownSteps),
-      // a CTA's on its first lanes at once. They read what the loop
-      // before wrote, on other lanes; where a sequence failed there,
-      // zeros (emitOwnInputs), and their failure keys are above its.
+      // one at a time on all its lanes, the rows of a reduction split
+      // among them. They read what the loop before wrote, on other
+      // lanes; where a sequence failed there, zeros (emitOwnInputs), and
+      // their failure keys are above its.
       cs.line("ln.sync();");
       CodeStream::Scope loop(cs, "for (int64_t i = ln.own(); i < N; i += "
                                  "ln.own_count()) [&]",
                              "();");
+      inOwnStep = true;
       for (size_t k : ownSeqSteps)
         if (failed(emitStep(k)))
           return failure();
+      inOwnStep = false;
     }
     for (size_t k : scalarSteps) {
       // The leader alone, until a step fails.

@@ -25,10 +25,12 @@
 namespace imeta::emit {
 
 /// A host value's formula at one point (no columns) and its stores into
-/// `slot`, the host stage's and the device stage's alike.
+/// `slot`, the host stage's and the device stage's alike; the stores only
+/// where `onlyIf` holds, if given.
 mlir::LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
                                     EmitterState &st, FieldOp field,
-                                    const FormulaScope &scope);
+                                    const FormulaScope &scope,
+                                    llvm::StringRef onlyIf = "");
 
 /// The interval evaluation of `plan`'s fill formulas (`ok = ok && ...`
 /// for each check the fast fills drop), with `N`, `c` and `H` in scope;
@@ -96,8 +98,10 @@ public:
   /// over a sequence's rows, e.g. a resolved list's elements against
   /// their minimum) and the steps that read them, where nothing else does
   /// (no other host step, fill, output or proof), in a loop over the
-  /// CTA's own sequences (`ln.own()`). The CTAs' verdicts are then one
-  /// grid's (the kernel's `imeta_grid_best`). Empty: none.
+  /// CTA's own sequences (`ln.own()`), one at a time on all its lanes, a
+  /// reduction's rows split among them (`ln.fold_rows`). The CTAs'
+  /// verdicts are then one grid's (the kernel's `imeta_grid_best`).
+  /// Empty: none.
   static llvm::DenseSet<mlir::Operation *> ownSteps(const SpecLayout &L,
                                                     const PathPlan &plan);
 
@@ -140,6 +144,11 @@ private:
   /// Opens the loop over the step's buckets (binding `b` and `n`).
   void openBuckets(CodeStream &cs, mlir::FlatSymbolRefAttr set,
                    std::optional<CodeStream::Scope> &loop);
+
+  /// In an own step (every lane on one sequence): the rows of its
+  /// reductions split among the lanes, a failure recorded by one lane.
+  bool inOwnStep = false;
+  std::string failOf() const { return inOwnStep ? "ln.fail_one" : "ln.fail"; }
 
   const SpecLayout &L;
   EmitterState &st;

@@ -127,8 +127,9 @@ public:
     return s.known.empty() ? "" : "[[maybe_unused]] ";
   }
   void line(const std::string &text) override { cs.line(StringRef(text)); }
-  void open(const std::string &header) override {
-    scopes.push_back(std::make_unique<CodeStream::Scope>(cs, header));
+  using CppFormulaPrinter::open;
+  void open(const std::string &header, const std::string &tail) override {
+    scopes.push_back(std::make_unique<CodeStream::Scope>(cs, header, tail));
   }
   void close() override { scopes.pop_back(); }
 
@@ -156,6 +157,7 @@ public:
   std::string ratio() override { return s.ratio; }
   bool fast() override { return s.fast; }
   std::string deferFailures() override { return s.deferFailures; }
+  std::string rowLanes() override { return s.rowLanes; }
   std::optional<bool> known(Value v) override {
     if (auto it = s.known.find(v); it != s.known.end())
       return it->second;

@@ -114,6 +114,10 @@ struct FormulaScope {
   /// unrolled step then has no exits (each `return` from it costs the
   /// warp a chain of convergence breaks per value).
   std::string deferFailures;
+  /// In a device stage's own step (EmitDeviceStage.h): the lanes (`ln`)
+  /// among which the outermost reduce_rows splits a sequence's rows. The
+  /// formula runs in a `bool` lambda on every lane alike.
+  std::string rowLanes;
   /// Values the enclosing loop computed once before it (emitHoisted): the
   /// C++ name of each.
   llvm::DenseMap<mlir::Value, std::string> hoisted;

@@ -291,14 +291,9 @@ bool graphReplay(cudaStream_t stream) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (!gputest::haveDevice())
-    return 77;
   const int count = argc > 1 ? std::atoi(argv[1]) : 60;
-  cudaStream_t stream;
-  if (cudaStreamCreate(&stream) != cudaSuccess)
-    return gputest::finish(false);
-  bool ok = randomAndBroken(count, stream);
-  ok = graphReplay(stream) && ok;
-  cudaStreamDestroy(stream);
-  return gputest::finish(ok);
+  return gputest::runOnStream([&](cudaStream_t stream) {
+    const bool ok = randomAndBroken(count, stream);
+    return graphReplay(stream) && ok;
+  });
 }

@@ -41,6 +41,19 @@ inline int finish(bool ok) {
   return ok && !failures ? 0 : 1;
 }
 
+/// A GPU test's main: 77 (ctest's "skipped") without a device, else
+/// `body(stream)` on a stream of its own; the exit code.
+template <class Body> int runOnStream(Body &&body) {
+  if (!haveDevice())
+    return 77;
+  cudaStream_t stream;
+  if (cudaStreamCreate(&stream) != cudaSuccess)
+    return finish(false);
+  const bool ok = body(stream);
+  cudaStreamDestroy(stream);
+  return finish(ok);
+}
+
 } // namespace imeta::gputest
 
 #define CHECK(cond, ...)                                                       \
