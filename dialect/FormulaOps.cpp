@@ -9,6 +9,7 @@
 #include "dialect/IMetaSymbols.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -29,9 +30,11 @@ LogicalResult FormulaInterpreter::failWith(int32_t kind, Operation *op,
 std::string FormulaInterpreter::locationOf(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  // The spec file's name without its directory: the same words wherever
+  // the tool ran from, and no build machine's path in generated code.
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << " at " << loc.getFilename().getValue() << ":" << loc.getLine()
-       << ":" << loc.getColumn();
+    os << " at " << llvm::sys::path::filename(loc.getFilename().getValue())
+       << ":" << loc.getLine() << ":" << loc.getColumn();
   return text;
 }
 

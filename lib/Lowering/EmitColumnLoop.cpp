@@ -376,9 +376,12 @@ LogicalResult FillEmitter::emitRowValues(CodeStream &cs, CodeStream &rowCs,
     // read.
     CodeStream::Scope guard(rowCs, set ? formatv("if ({0} >= 0)", bv).str()
                                        : std::string(""));
-    if (set)
-      rowCs.line("const int64_t n = c.set[{0}][{1}];  (void)n;", st.setId(set),
-                 bv);
+    if (set) {
+      // Its own name: the enclosing loop's bucket has its `n`.
+      depScope.ratio = "n_" + bv;
+      rowCs.line("const int64_t {2} = c.set[{0}][{1}];  (void){2};",
+                 st.setId(set), bv, depScope.ratio);
+    }
     SmallVector<std::string> results;
     if (failed(emitFormula(rowCs, st, dep.getBody(), depScope, results)))
       return failure();

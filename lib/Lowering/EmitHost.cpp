@@ -494,11 +494,11 @@ void HostEmitter::emitInputChecks(CodeStream &cs, const InputDecl &in,
         // none waiting on another), where the plain loop is a chain of
         // dependent ORs.
         cs.line("int32_t acc[16] = {};");
-        cs.line("int64_t k = 0;");
-        cs.line("for (; k + 16 <= total; k += 16)");
-        cs.line("  for (int u = 0; u < 16; ++u) acc[u] |= elems[k + u];");
+        cs.line("int64_t at = 0;");
+        cs.line("for (; at + 16 <= total; at += 16)");
+        cs.line("  for (int u = 0; u < 16; ++u) acc[u] |= elems[at + u];");
         cs.line("int32_t any = 0;");
-        cs.line("for (; k < total; ++k) any |= elems[k];");
+        cs.line("for (; at < total; ++at) any |= elems[at];");
         cs.line("for (int u = 0; u < 16; ++u) any |= acc[u];");
         cs.line("const bool lo_ok = any >= 0;");
         cs.line("if (total > 0) {{ H.lo_{0} = 0; H.hi_{0} = any; }", name);

@@ -38,6 +38,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -100,7 +101,13 @@ static int error(const llvm::Twine &msg) {
   return imeta::reportError("imeta-gen", msg, imeta::kExitUsage);
 }
 
+/// Writes `text` to `path`, unless the file holds it already: a second
+/// generation touches nothing, so nothing that includes it rebuilds.
 static bool write(const std::string &path, const std::string &text) {
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> old =
+          llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+      old && (*old)->getBuffer() == text)
+    return true;
   std::error_code ec;
   llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
   if (ec) {
@@ -201,11 +208,12 @@ static FailureOr<std::string> selected(const imeta::GeneratedFiles &files) {
 static LogicalResult emitChunk(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                llvm::raw_ostream &os, DialectRegistry &registry) {
   MLIRContext context(registry);
+  // Located diagnostics only: no dump of the operation to a user (and the
+  // expected text alone for --verify-diagnostics, as mlir-opt checks it).
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   if (verifyDiagnostics) {
-    // The expected text alone, as mlir-opt checks it.
-    context.printOpOnDiagnostic(false);
     SourceMgrDiagnosticVerifierHandler verifier(sourceMgr, &context);
     FailureOr<imeta::GeneratedFiles> files = generate(context, sourceMgr);
     if (succeeded(files))
@@ -299,6 +307,7 @@ int main(int argc, char **argv) {
     return imeta::kExitOk;
   }
   MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);  // located diagnostics only
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -108,9 +108,11 @@ llvm::Expected<std::string> imeta::selectFields(StringRef text, PathOp path,
     if (!matched.contains(w) &&
         !llvm::any_of(getPathOutputs(path),
                       [&](OutputOp o) { return o.getName() == w; }))
-      return toolError(kExitUsage, "path '" + path.getSymName() +
-                                       "' has no field '" + w +
-                                       "' for this batch");
+      // (A name no output has was refused as usage before the run; what
+      // is left is a ratio this batch lacks, as the evaluator says.)
+      return toolError(kExitBatchRefused, "path '" + path.getSymName() +
+                                              "' has no field '" + w +
+                                              "' for this batch");
   std::string out = "{";
   for (size_t k = 0; k < kept.size(); ++k)
     out += (k ? ",\n " : "\n ") + kept[k];

@@ -11,6 +11,7 @@
 
 #include "dialect/IMetaDialect.h"
 #include "dialect/IMetaOps.h"
+#include "dialect/IMetaSymbols.h"
 #include "dialect/SpecFile.h"
 #include "lib/Eval/Batch.h"
 #include "lib/Eval/BatchJson.h"
@@ -147,6 +148,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   imeta::registerSpecDialects(registry);
   MLIRContext context(registry);
+  // Located diagnostics only: no dump of the operation to a user.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   FailureOr<imeta::SpecFile> file =
@@ -161,6 +164,27 @@ int main(int argc, char **argv) {
                      "'",
                  imeta::kExitUsage);
 
+  // A --fields name that is no output of the path is a usage error, on
+  // every backend, before the batch is read: NAME, or NAME.n for an
+  // output over a ratio set (whether this batch has ratio n is the batch's).
+  for (const std::string &w : fields) {
+    auto isOutput = [&](llvm::StringRef name, bool bucketed) {
+      return llvm::any_of(imeta::getPathOutputs(path), [&](imeta::OutputOp o) {
+        return o.getName() == name &&
+               (!bucketed ||
+                imeta::getRatios(SymbolTable::lookupSymbolIn(
+                    spec, o.getSourceAttr())));
+      });
+    };
+    auto [base, suffix] = llvm::StringRef(w).rsplit('.');
+    int64_t ratio = 0;
+    if (!isOutput(w, false) &&
+        (suffix.empty() || suffix.getAsInteger(10, ratio) ||
+         !isOutput(base, true)))
+      return error("--fields: path '" + pathName + "' has no output '" + w +
+                       "'",
+                   imeta::kExitUsage);
+  }
   llvm::Expected<imeta::Batch> batch = readBatch(spec, path);
   if (!batch)
     return imeta::report("imeta-run", batch.takeError(),
