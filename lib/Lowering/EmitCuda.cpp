@@ -497,6 +497,35 @@ void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
         cu.line("dc.pw_{0} = nullptr;", name);
       continue;
     }
+    if (in.isList() && in.isState()) {
+      // The host gathered each sequence's row at its slot (begin and end
+      // into the state's values, rows in slot order): the kernel reads
+      // them packed in batch order.
+      CodeStream::Scope rows(cu, "");
+      cu.line("int64_t total = 0;");
+      cu.line("for (int64_t i = 0; i < N; ++i) total += H.c.in_{0}_end[i] - "
+              "H.c.in_{0}_begin[i];",
+              name);
+      cu.line("int64_t *offs = nullptr;");
+      cu.line("{0} *values = nullptr;", in.elemType());
+      cu.line("dc.in_{0}_begin = pk.reserve(size_t(N + 1), offs);", name);
+      cu.line("dc.in_{0}_end = dc.in_{0}_begin ? dc.in_{0}_begin + 1 : "
+              "nullptr;",
+              name);
+      cu.line("dc.in_{0} = pk.reserve(size_t(total), values);", name);
+      CodeStream::Scope fill(cu, formatv("if (dc.in_{0}_begin && dc.in_{0})",
+                                         name)
+                                     .str());
+      cu.line("offs[0] = 0;");
+      CodeStream::Scope each(cu, "for (int64_t i = 0; i < N; ++i)");
+      cu.line("const int64_t len = H.c.in_{0}_end[i] - H.c.in_{0}_begin[i];",
+              name);
+      cu.line("if (len > 0) std::memcpy(values + offs[i], H.c.in_{0} + "
+              "H.c.in_{0}_begin[i], size_t(len) * sizeof(*values));",
+              name);
+      cu.line("offs[i + 1] = offs[i] + len;");
+      continue;
+    }
     if (in.isList()) {
       std::optional<CodeStream::Scope> packed;
       if (in.isResident()) {
