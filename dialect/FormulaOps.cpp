@@ -580,8 +580,9 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
 /// `fold` over rows split among `lanes` (CppFormulaPrinter::rowLanes):
 /// each lane runs its rows in order and stops at its first failing one;
 /// `fold_rows` takes the lowest failing row's record, or folds the parts.
-/// A sum cannot leave int64 here (fewer than 2^31 rows of i32 values), so
-/// the lanes' parts need no overflow check.
+/// Only for an i32 or i1 fold (ReduceRowsOp::emitCpp): its sum cannot
+/// leave int64 (fewer than 2^31 rows of 32-bit values), so the lanes'
+/// parts need no overflow check.
 static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
                                   StringRef lanes) {
   Block &body = fold.getBody().front();
@@ -595,7 +596,8 @@ static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
                  "{1}.count())",
                  r, lanes, p.operand(fold, 0)));
   p.line(formatv("int64_t {0} = 0;", v));
-  p.open("auto row = [&]() -> bool", ";");
+  const std::string rowFn = p.fresh();
+  p.open("auto " + rowFn + " = [&]() -> bool", ";");
   p.bind(body.getArgument(0), r);
   SmallVector<std::string, 1> yielded;
   LogicalResult done = p.runBlock(body, yielded);
@@ -603,7 +605,7 @@ static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
     p.line(formatv("{0} = {1};", v, yielded.front()));
   p.line("return true;");
   p.close();
-  p.line(formatv("if (!row()) {{ {0} = {1}; break; }", bad, r));
+  p.line(formatv("if (!{2}()) {{ {0} = {1}; break; }", bad, r, rowFn));
   switch (fold.getKind()) {
   case Reduction::sum:
     p.line(formatv("{0} += {1};", acc, v));
@@ -627,8 +629,11 @@ static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
 }
 
 LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
+  // Split among lanes only where the parts cannot leave int64 (an i32 or
+  // i1 fold); a wider one runs serially on every lane alike.
   if (std::string lanes = p.rowLanes();
-      !lanes.empty() && !(*this)->getParentOfType<ReduceRowsOp>())
+      !lanes.empty() && !(*this)->getParentOfType<ReduceRowsOp>() &&
+      getType().getIntOrFloatBitWidth() <= 32)
     return emitLaneFold(*this, p, lanes);
   Block &body = getBody().front();
   std::string acc = p.fresh(), r = p.fresh();

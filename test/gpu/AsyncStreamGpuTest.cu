@@ -8,9 +8,9 @@
 // token, 0..nextn drafts, num_computed + 1 + accepted, a block appended
 // when the next k may cross one), requests finishing and joining (their
 // state written through join records before the step). For each of
-// 500+ steps in each case: the step's verdict is ok, and every live
-// output byte equals the generated CPU decode_async run on the state
-// copied back after the step (the CPU routine equals the evaluator on
+// 500+ steps in each case, every output byte poisoned before it: the
+// step's verdict is ok, and every live output byte equals the generated
+// CPU decode_async run on the state copied back after the step (the CPU routine equals the evaluator on
 // every batch CI draws: test/Eval); no buffer moves, no device memory is
 // allocated after the first step.
 // Without a GPU it prints why and exits 77 (ctest's "skipped").
@@ -78,6 +78,15 @@ bool runStream(const StreamCase &sc, int steps, cudaStream_t stream) {
   for (int step = 0; step < steps; ++step) {
     joins += int(st.joins().size());
     padded += st.live() < sc.n ? 1 : 0;
+    // Every output byte poisoned before the step (0x5a and 0xa5 in turn):
+    // a live byte the step failed to write cannot pass for last step's.
+    for (int k = 0; k < gen::DecodeAsyncBuffers::kCount; ++k) {
+      const gen::Buffer &b = set.at(k);
+      CUDA_OK(cudaMemsetAsync(b.data, step % 2 ? 0xa5 : 0x5a,
+                              size_t(b.bucket_stride) * b.max_buckets *
+                                  bench::asyncElem(k),
+                              stream));
+    }
     CUDA_OK(st.applyJoins(stream));
     staging.host = graph->next();
     CHECK(staging.host, "step %d: staging wait failed", step);

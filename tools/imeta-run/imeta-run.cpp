@@ -178,9 +178,11 @@ int main(int argc, char **argv) {
     };
     auto [base, suffix] = llvm::StringRef(w).rsplit('.');
     int64_t ratio = 0;
+    // A ratio is written as a batch writes it: a positive integer, no
+    // sign or leading zero.
     if (!isOutput(w, false) &&
-        (suffix.empty() || suffix.getAsInteger(10, ratio) ||
-         !isOutput(base, true)))
+        (suffix.empty() || suffix.getAsInteger(10, ratio) || ratio <= 0 ||
+         std::to_string(ratio) != suffix || !isOutput(base, true)))
       return error("--fields: path '" + pathName + "' has no output '" + w +
                        "'",
                    imeta::kExitUsage);
