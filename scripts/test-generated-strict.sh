@@ -16,8 +16,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -Wall -Wextra -Wshadow -Wpedantic -Werror -I"$src")
 compilers=("$cxx")
-command -v clang++ > /dev/null && [ "$(command -v clang++)" != "$cxx" ] &&
-  compilers+=(clang++)
+# clang++ too, unless the compiler given is the same program.
+command -v clang++ > /dev/null &&
+  [ "$(readlink -f "$(command -v clang++)")" != \
+    "$(readlink -f "$(command -v "$cxx")")" ] && compilers+=(clang++)
 specs=("$src"/specs/*.mlir "$src"/specs/examples/*.mlir)
 for spec in "${specs[@]}"; do
   name=$(basename "$spec" .mlir)
@@ -39,18 +41,17 @@ for spec in "${specs[@]}"; do
   fi
   # The shipped spec's sources take minutes at -O2: checked here without
   # the optimizer, at -O2 by the build.
-  opt=-O2
-  [ "$(wc -c < "$out/$name.cpp")" -gt 500000 ] && opt=-fsyntax-only
+  opt=(-O2 -c -o "$work/obj.o")
+  [ "$(wc -c < "$out/$name.cpp")" -gt 500000 ] && opt=(-fsyntax-only)
   for c in "${compilers[@]}"; do
     for file in "$out/$name.cpp" "$out/${name}_driver.cpp"; do
-      if ! "$c" "${flags[@]}" -I"$out" "$opt" -c "$file" -o "$work/obj.o" \
-          2> "$work/log"; then
-        echo "generated-strict: $c $opt on $(basename "$file"):" >&2
+      if ! "$c" "${flags[@]}" -I"$out" "${opt[@]}" "$file" 2> "$work/log"; then
+        echo "generated-strict: $c ${opt[0]} on $(basename "$file"):" >&2
         head -20 "$work/log" >&2
         exit 1
       fi
     done
   done
-  echo "$name: -Wall -Wextra -Wshadow -Wpedantic -Werror clean ($opt;" \
+  echo "$name: -Wall -Wextra -Wshadow -Wpedantic -Werror clean (${opt[0]};" \
     "${compilers[*]}); a second generation touched nothing"
 done
