@@ -2,6 +2,7 @@
 
 #include "dialect/CompactFormula.h"
 #include "dialect/GatherExpansion.h"
+#include "dialect/IMetaSymbols.h"
 #include "dialect/RowsReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,7 +64,36 @@ private:
   LogicalResult fail(const Twine &message) {
     return owner->emitOpError("formula")
            << callee << ", column " << pos + 1 << ": " << message << " in \""
-           << text << "\"";
+           << excerpt() << "\"";
+  }
+  /// The formula, or for a long one the part around the column.
+  std::string excerpt() const {
+    constexpr size_t kShown = 40; // characters on each side of `pos`
+    if (text.size() <= 3 * kShown)
+      return text.str();
+    size_t from = pos > kShown ? pos - kShown : 0;
+    return (from ? "..." : "") + text.substr(from, 2 * kShown).str() +
+           (from + 2 * kShown < text.size() ? "..." : "");
+  }
+  /// Counts one level of nesting (a parenthesis, a call's argument, an index,
+  /// a '?:' branch, a unary operator) while alive: the parser recurses per
+  /// level, so an input nested deeper than kMaxNesting is refused before the
+  /// stack can run out.
+  class Nested {
+  public:
+    explicit Nested(FormulaParser &p) : p(p) { ++p.nesting; }
+    ~Nested() { --p.nesting; }
+    bool tooDeep() const { return p.nesting > kMaxNesting; }
+
+  private:
+    FormulaParser &p;
+  };
+  LogicalResult tooDeep() {
+    return fail(formatv("nested deeper than {0} levels (parentheses, calls, "
+                        "indices, '?:' and unary operators count); name a "
+                        "part with a local binding `x = ...;` or a "
+                        "sub-formula",
+                        kMaxNesting));
   }
 
   // Grammar, loosest first.
@@ -91,6 +121,10 @@ private:
   FailureOr<Value> bindingsAndValue();
   static constexpr unsigned kMaxDepth = 16;
   unsigned depth = 0;
+  /// How deep a formula may nest, its sub-formulas' levels included
+  /// (docs/new-variant.md).
+  static constexpr unsigned kMaxNesting = 256;
+  unsigned nesting = 0;
   /// " @name" while reading sub-formula @name (for its errors).
   std::string callee;
   size_t pos = 0;
@@ -175,6 +209,7 @@ FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
   FormulaParser inner(outer.owner, def.getText());
   inner.b = outer.b;
   inner.depth = outer.depth + 1;
+  inner.nesting = outer.nesting;
   inner.callee = (" @" + def.getSymName()).str();
   for (auto [param, arg] : llvm::zip(params, args))
     inner.locals[param] = arg;
@@ -190,6 +225,9 @@ FailureOr<Value> FormulaParser::typed(FailureOr<Value> v, Type type,
 }
 
 FailureOr<Value> FormulaParser::ternary() {
+  Nested level(*this);
+  if (level.tooDeep())
+    return tooDeep();
   FailureOr<Value> cond = logicalOr();
   if (failed(cond) || !accept("?"))
     return cond;
@@ -304,6 +342,11 @@ FailureOr<Value> FormulaParser::multiplicative() {
 }
 
 FailureOr<Value> FormulaParser::unary() {
+  if (!peek("!") && !peek("-"))
+    return primary();
+  Nested level(*this);
+  if (level.tooDeep())
+    return tooDeep();
   if (accept("!")) {
     FailureOr<Value> v = typed(unary(), i1, "'!'");
     if (failed(v))
@@ -362,7 +405,8 @@ FailureOr<Value> FormulaParser::primary() {
 }
 
 FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
-  Operation *def = SymbolTable::lookupSymbolIn(owner->getParentOfType<SpecOp>(), id);
+  Operation *def =
+      lookupSymbol(owner->getParentOfType<SpecOp>(), b.getStringAttr(id));
   if (!def)
     pos = nameStart; // the error's column: where the name starts
   if (!def)
@@ -620,7 +664,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     return ClampOp::create(b, loc, i32, args[0], args[1], args[2]).getResult();
   }
   if (auto def = dyn_cast_or_null<FormulaDefOp>(
-          SymbolTable::lookupSymbolIn(owner->getParentOfType<SpecOp>(), fn)))
+          lookupSymbol(owner->getParentOfType<SpecOp>(), b.getStringAttr(fn))))
     return inlineCall(*this, def, args);
   return fail(formatv("unknown function '{0}'", fn));
 }
@@ -662,12 +706,16 @@ LogicalResult imeta::expandCompactFormula(RequireOp rule) {
 
 LogicalResult imeta::expandCompactFormulas(Operation *root) {
   bool ok = true;
-  root->walk([&](Operation *op) {
-    if (auto field = dyn_cast<FieldOp>(op); field && field.getFormula())
-      ok &= succeeded(expandCompactFormula(field));
-    if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
-      ok &= succeeded(expandCompactFormula(rule));
-  });
+  {
+    // Expansion adds no symbol: names resolve from cached tables.
+    CachedSymbolLookups cached;
+    root->walk([&](Operation *op) {
+      if (auto field = dyn_cast<FieldOp>(op); field && field.getFormula())
+        ok &= succeeded(expandCompactFormula(field));
+      if (auto rule = dyn_cast<RequireOp>(op); rule && rule.getFormula())
+        ok &= succeeded(expandCompactFormula(rule));
+    });
+  }
   // A gather reads its field's formula: after every formula is ops, and
   // after the reductions of rows that gather their rows.
   return success(ok && succeeded(expandRowsReductions(root)) &&

@@ -182,6 +182,7 @@ LogicalResult InputOp::verify() {
 }
 
 LogicalResult InputOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   if (!isState()) {
     if (getKey() || getWidthAttr())
       return emitOpError("'key' and 'width' belong to a state input (one "
@@ -216,6 +217,7 @@ LogicalResult InputOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto input = resolve<InputOp>(*this, tables, getInputAttr(), "input");
   if (failed(input))
     return failure();
@@ -258,6 +260,7 @@ LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 LogicalResult
 RatioUnionOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   if (getMembers().empty())
     return emitOpError("needs at least one member");
   for (Attribute m : getMembers())
@@ -343,6 +346,7 @@ LogicalResult FieldOp::verify() {
 }
 
 LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   if (auto ratios = getRatiosAttr())
     if (failed(resolveRatioSet(*this, tables, ratios)))
       return failure();
@@ -384,6 +388,7 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult PrefixSumOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto field = resolve<FieldOp>(*this, tables, getSourceAttr(), "field");
   if (failed(field))
     return failure();
@@ -417,6 +422,7 @@ LogicalResult RequireOp::verify() {
 }
 
 LogicalResult RequireOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   if (auto ratios = getRatiosAttr())
     return resolveRatioSet(*this, tables, ratios);
   return success();
@@ -553,7 +559,7 @@ static LogicalResult verifyStateReads(PathOp path) {
     if (!field)
       continue;
     llvm::SetVector<Operation *> read;
-    collectInputsRead(field, read);
+    collectInputsRead(field.getOperation(), read);
     for (ResolveOp other : resolves)
       if (llvm::any_of(read, [&](Operation *in) {
             return SymbolTable::getSymbolName(in) == other.getInputAttr()
@@ -564,22 +570,29 @@ static LogicalResult verifyStateReads(PathOp path) {
                << ", which this path resolves too; a resolving field reads "
                << "the batch as given";
   }
-  llvm::SetVector<Operation *> read;
   auto spec = path->getParentOfType<SpecOp>();
+  SmallVector<Operation *> roots;
   for (OutputOp out : getPathOutputs(path))
-    if (Operation *def = SymbolTable::lookupSymbolIn(spec, out.getSourceAttr()))
-      collectInputsRead(def, read);
+    if (Operation *def = lookupSymbol(spec, out.getSourceAttr()))
+      roots.push_back(def);
   for (RequireOp rule : spec.getBody().front().getOps<RequireOp>())
-    collectInputsRead(rule, read);
+    roots.push_back(rule);
   for (RequireOp rule : getPathRules(path))
-    collectInputsRead(rule, read);
+    roots.push_back(rule);
   for (ResolveOp r : resolves)
-    if (Operation *def = SymbolTable::lookupSymbolIn(spec, r.getFieldAttr()))
-      collectInputsRead(def, read);
+    if (Operation *def = lookupSymbol(spec, r.getFieldAttr()))
+      roots.push_back(def);
+  llvm::SetVector<Operation *> read;
+  collectInputsRead(roots, read);
+  llvm::DenseSet<StringAttr> slots; // inputs some state input is read at
+  for (InputOp s : spec.getBody().front().getOps<InputOp>())
+    if (s.getSlotAttr())
+      slots.insert(s.getSlotAttr().getAttr());
   SmallVector<Operation *> needs = getPathNeeds(path);
   for (Operation *op : read) {
     auto in = cast<InputOp>(op);
-    if ((in.isState() || isSlotInput(in)) && !llvm::is_contained(needs, op))
+    if ((in.isState() || slots.contains(in.getSymNameAttr())) &&
+        !llvm::is_contained(needs, op))
       return path.emitOpError("reads request state @")
              << in.getSymName() << "; list it in 'needs' (a batch of "
              << "another path gives no state)";
@@ -588,6 +601,7 @@ static LogicalResult verifyStateReads(PathOp path) {
 }
 
 LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   if (failed(verifyNeeds(*this, tables)) || failed(verifyStateReads(*this)))
     return failure();
   if (!getBasesAttr()) {
@@ -627,20 +641,33 @@ SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
   auto chain = pathChain(path);
   if (failed(chain))
     return outputs;
+  // Where each name sits in `outputs` (linear in the outputs: a spec may
+  // have thousands).
+  llvm::StringMap<size_t> at;
+  bool dropped = false;
   for (PathOp p : *chain) {
     for (auto out : p.getBody().front().getOps<OutputOp>()) {
-      auto same = llvm::find_if(
-          outputs, [&](OutputOp o) { return o.getName() == out.getName(); });
-      if (same != outputs.end())
-        *same = out;
-      else
+      auto [it, fresh] = at.try_emplace(out.getName(), outputs.size());
+      if (fresh)
         outputs.push_back(out);
+      else if (it->second != SIZE_MAX)
+        outputs[it->second] = out;
+      else {
+        it->second = outputs.size();
+        outputs.push_back(out);
+      }
     }
-    for (auto drop : p.getBody().front().getOps<DropOp>())
-      llvm::erase_if(outputs, [&](OutputOp o) {
-        return o.getName() == drop.getName();
-      });
+    for (auto drop : p.getBody().front().getOps<DropOp>()) {
+      auto it = at.find(drop.getName());
+      if (it == at.end() || it->second == SIZE_MAX)
+        continue;
+      outputs[it->second] = nullptr;
+      it->second = SIZE_MAX;
+      dropped = true;
+    }
   }
+  if (dropped)
+    llvm::erase_if(outputs, [](OutputOp o) { return !o; });
   return outputs;
 }
 
@@ -652,8 +679,7 @@ SmallVector<Operation *> imeta::getPathNeeds(PathOp path) {
   for (PathOp p : *chain) {
     ArrayAttr listed = p.getNeedsAttr();
     for (Attribute a : listed ? listed.getValue() : ArrayRef<Attribute>())
-      if (Operation *def = SymbolTable::lookupNearestSymbolFrom(
-              p, cast<FlatSymbolRefAttr>(a)))
+      if (Operation *def = lookupSymbol(p, cast<FlatSymbolRefAttr>(a)))
         if (!llvm::is_contained(needs, def))
           needs.push_back(def);
   }
@@ -685,6 +711,7 @@ SmallVector<RequireOp> imeta::getPathRules(PathOp path) {
 }
 
 LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   Operation *def = tables.lookupNearestSymbolFrom(*this, getSourceAttr());
   if (!def)
     return emitOpError("path lists ")
@@ -854,6 +881,7 @@ IMETA_CONTEXT_VERIFIER(RatioOp, bool(ctx.ratios),
 #undef IMETA_CONTEXT_VERIFIER
 
 LogicalResult GetConfigOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto param = resolve<ConfigOp>(*this, tables, getParamAttr(),
                                  "config parameter");
   if (failed(param))
@@ -865,6 +893,7 @@ LogicalResult GetConfigOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult GetInputOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto input = resolve<InputOp>(*this, tables, getInputAttr(), "input");
   if (failed(input) || failed(requireSequence(*this)))
     return failure();
@@ -887,14 +916,17 @@ static LogicalResult verifyListUse(OpT op, SymbolTableCollection &tables) {
 }
 
 LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return verifyListUse(*this, tables);
 }
 
 LogicalResult LengthOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return verifyListUse(*this, tables);
 }
 
 LogicalResult CountOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return verifyListUse(*this, tables);
 }
 
@@ -913,14 +945,17 @@ static LogicalResult verifyConfigList(OpT op, SymbolTableCollection &tables) {
 }
 
 LogicalResult ConfigAtOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return verifyConfigList(*this, tables);
 }
 
 LogicalResult ConfigLenOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return verifyConfigList(*this, tables);
 }
 
 LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field) || failed(checkFlatField(*this, *field, "field")))
     return failure();
@@ -946,6 +981,7 @@ LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult GatherOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field))
     return failure();
@@ -1013,6 +1049,7 @@ LogicalResult ReduceRowsOp::verify() {
 }
 
 LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field))
     return failure();
@@ -1066,6 +1103,7 @@ static FailureOr<PrefixSumOp> verifyPrefixUse(OpT op,
 }
 
 LogicalResult PrefixAtOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   auto sum = verifyPrefixUse(*this, tables);
   if (failed(sum))
     return failure();
@@ -1079,14 +1117,17 @@ LogicalResult PrefixAtOp::verifySymbolUses(SymbolTableCollection &tables) {
 }
 
 LogicalResult PrefixTotalOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return verifyPrefixUse(*this, tables);
 }
 
 LogicalResult RatioMinOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return resolveRatioSet(*this, tables, getSetAttr());
 }
 
 LogicalResult RatioCountOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
   return resolveRatioSet(*this, tables, getSetAttr());
 }
 

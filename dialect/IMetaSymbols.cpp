@@ -7,6 +7,29 @@
 using namespace mlir;
 using namespace imeta;
 
+static thread_local SymbolTableCollection *activeTables = nullptr;
+
+SymbolLookupScope::SymbolLookupScope(SymbolTableCollection *tables)
+    : previous(activeTables) {
+  activeTables = tables;
+}
+
+SymbolLookupScope::~SymbolLookupScope() { activeTables = previous; }
+
+Operation *imeta::lookupSymbol(Operation *from, FlatSymbolRefAttr sym) {
+  if (!sym)
+    return nullptr;
+  return activeTables ? activeTables->lookupNearestSymbolFrom(from, sym)
+                      : SymbolTable::lookupNearestSymbolFrom(from, sym);
+}
+
+Operation *imeta::lookupSymbol(Operation *from, StringAttr sym) {
+  if (!sym)
+    return nullptr;
+  return activeTables ? activeTables->lookupNearestSymbolFrom(from, sym)
+                      : SymbolTable::lookupNearestSymbolFrom(from, sym);
+}
+
 FormulaContext imeta::getFormulaContext(Operation *op) {
   FormulaContext ctx;
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
@@ -101,10 +124,10 @@ bool imeta::isSlotInput(InputOp in) {
   });
 }
 
-void imeta::collectInputsRead(Operation *root,
+void imeta::collectInputsRead(ArrayRef<Operation *> roots,
                               llvm::SetVector<Operation *> &inputs) {
   llvm::SmallPtrSet<Operation *, 16> seen;
-  SmallVector<Operation *> work{root};
+  SmallVector<Operation *> work(roots.begin(), roots.end());
   while (!work.empty()) {
     Operation *op = work.pop_back_val();
     if (!seen.insert(op).second)
@@ -114,7 +137,7 @@ void imeta::collectInputsRead(Operation *root,
         inputs.insert(in);
     });
     for (FlatSymbolRefAttr dep : symbolDependencies(op))
-      if (Operation *def = SymbolTable::lookupNearestSymbolFrom(op, dep))
+      if (Operation *def = lookupSymbol(op, dep))
         if (isa<FieldOp, PrefixSumOp>(def))
           work.push_back(def);
   }

@@ -25,13 +25,58 @@ struct FormulaContext {
 /// The context of an op nested (at any depth) in a field or rule body.
 FormulaContext getFormulaContext(mlir::Operation *op);
 
+/// While a scope is alive, symbol lookups on this thread (lookupSymbol,
+/// lookupSpecSymbol and every helper below) answer from `tables`, MLIR's
+/// cached symbol tables, in O(1) instead of scanning the spec's body: a spec
+/// of S symbols is verified, analysed and emitted in O(S), not O(S^2). Open
+/// one only around code that adds or removes no symbol (verification,
+/// analyses, the evaluator, emission); scopes nest.
+class SymbolLookupScope {
+public:
+  explicit SymbolLookupScope(mlir::SymbolTableCollection &tables)
+      : SymbolLookupScope(&tables) {}
+  /// Null: lookups scan the spec (UncachedSymbolLookups).
+  explicit SymbolLookupScope(mlir::SymbolTableCollection *tables);
+  ~SymbolLookupScope();
+  SymbolLookupScope(const SymbolLookupScope &) = delete;
+  SymbolLookupScope &operator=(const SymbolLookupScope &) = delete;
+
+private:
+  mlir::SymbolTableCollection *previous;
+};
+
+/// A SymbolLookupScope with its own tables.
+class CachedSymbolLookups {
+public:
+  CachedSymbolLookups() : scope(tables) {}
+
+private:
+  mlir::SymbolTableCollection tables;
+  SymbolLookupScope scope;
+};
+
+/// Lookups that scan the spec while alive, whatever scope encloses them:
+/// for code that adds or removes symbols (expansions, resolve inlining).
+class UncachedSymbolLookups {
+public:
+  UncachedSymbolLookups() : scope(nullptr) {}
+
+private:
+  SymbolLookupScope scope;
+};
+
+/// The op `sym` names in the symbol table nearest `from` (the spec), or
+/// null: cached inside a SymbolLookupScope, a scan of the spec otherwise.
+mlir::Operation *lookupSymbol(mlir::Operation *from,
+                              mlir::FlatSymbolRefAttr sym);
+mlir::Operation *lookupSymbol(mlir::Operation *from, mlir::StringAttr sym);
+
 /// Looks `sym` up in the spec enclosing `from`; null when it is not an `OpT`.
 template <typename OpT>
 OpT lookupSpecSymbol(mlir::Operation *from, mlir::FlatSymbolRefAttr sym) {
   if (!sym)
     return nullptr;
-  return llvm::dyn_cast_or_null<OpT>(
-      mlir::SymbolTable::lookupNearestSymbolFrom(from, sym));
+  return llvm::dyn_cast_or_null<OpT>(lookupSymbol(from, sym));
 }
 
 /// True if, for every batch, each ratio of `inner` is one of `outer`'s
@@ -64,9 +109,10 @@ InputOp readInput(mlir::Operation *op);
 /// Whether some state input is read at `in` (its `slot`).
 bool isSlotInput(InputOp in);
 
-/// The inputs a field, prefix sum or rule reads, in its body or through
-/// the fields and sums it reads, added to `inputs`.
-void collectInputsRead(mlir::Operation *root,
+/// The inputs the fields, prefix sums and rules `roots` read, in their
+/// bodies or through the fields and sums they read, added to `inputs`; each
+/// op walked once.
+void collectInputsRead(llvm::ArrayRef<mlir::Operation *> roots,
                        llvm::SetVector<mlir::Operation *> &inputs);
 
 /// Whether a field, prefix sum or rule reads a state input (one with a

@@ -33,6 +33,8 @@ private:
 } // namespace
 
 LogicalResult RowsReductionExpander::run(Operation *root) {
+  // Lookups from `tables`, which learn each field made here.
+  SymbolLookupScope scope(tables);
   SmallVector<ReduceOp> work;
   root->walk([&](ReduceOp reduce) {
     auto field = lookupSpecSymbol<FieldOp>(reduce, reduce.getFieldAttr());
@@ -131,7 +133,10 @@ FieldOp RowsReductionExpander::perSequenceField(ReduceOp reduce,
                       stringifyReduction(reduce.getKind()) + "_over_rows")
                          .str();
   std::string name = base;
-  for (unsigned k = 2; SymbolTable::lookupSymbolIn(spec, name); ++k)
+  auto taken = [&](StringRef n) {
+    return tables.lookupSymbolIn(spec, StringAttr::get(spec.getContext(), n));
+  };
+  for (unsigned k = 2; taken(name); ++k)
     name = base + "_" + std::to_string(k);
 
   // Before the spec-level op that holds the reduction.
@@ -160,6 +165,7 @@ FieldOp RowsReductionExpander::perSequenceField(ReduceOp reduce,
     value = arith::SelectOp::create(b, loc, any, value, none);
   }
   YieldOp::create(b, loc, ValueRange{value});
+  tables.getSymbolTable(spec).insert(field);
   it->second = field;
   return field;
 }

@@ -17,11 +17,21 @@ static llvm::Error fail(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-/// Prefixes an error with where it happened.
+char ReadFailure::ID = 0;
+
+/// Prefixes an error with where it happened; a read field's failure, which
+/// names its field already, passes as it is.
 static llvm::Error within(llvm::Error err, const llvm::Twine &where) {
-  if (!err)
+  if (!err || err.isA<ReadFailure>())
     return err;
   return fail(where + ": " + llvm::toString(std::move(err)));
+}
+
+/// Prefixes any error with what was being done (an output, a rule).
+static llvm::Error during(llvm::Error err, const llvm::Twine &what) {
+  if (!err)
+    return err;
+  return fail(what + ": " + llvm::toString(std::move(err)));
 }
 
 Evaluator::Evaluator(SpecOp spec, const Batch &batch)
@@ -52,12 +62,73 @@ static std::string bucketText(int64_t ratio) {
 
 llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
                                                        int64_t ratio) {
+  SymbolLookupScope scope(tables);
   auto key = std::make_pair(def, ratio);
   if (const FieldValue *v = done.lookup(key))
     return v;
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second.get();
+  if (auto failed = failures.find(key); failed != failures.end())
+    return llvm::make_error<ReadFailure>(failed->second);
+  // What `def` reads first, bottom-up (an explicit stack: a chain of
+  // fields as long as the spec costs no call stack): each read below then
+  // finds its value, or its error, computed.
+  for (auto [dep, depRatio] : unevaluatedDependencies(def, ratio))
+    if (llvm::Expected<const FieldValue *> v = evaluateOne(dep, depRatio); !v)
+      llvm::consumeError(v.takeError()); // kept in `failures`
+  return evaluateOne(def, ratio);
+}
+
+SmallVector<std::pair<Operation *, int64_t>>
+Evaluator::unevaluatedDependencies(Operation *root, int64_t ratio) {
+  using Key = std::pair<Operation *, int64_t>;
+  auto known = [&](Key k) {
+    return done.count(k) || cache.count(k) || failures.count(k);
+  };
+  auto depsOf = [&](Key k) {
+    SmallVector<Key> deps;
+    for (FlatSymbolRefAttr sym : symbolDependencies(k.first)) {
+      Operation *dep = lookup(sym);
+      if (!isa_and_nonnull<FieldOp, PrefixSumOp>(dep))
+        continue;
+      Key d{dep, getRatios(dep) ? k.second : 0};
+      if (!known(d))
+        deps.push_back(d);
+    }
+    return deps;
+  };
+  struct Frame {
+    Key key;
+    SmallVector<Key> deps;
+    size_t next = 0;
+  };
+  SmallVector<Key> order;
+  llvm::DenseSet<Key> seen{{root, ratio}};
+  SmallVector<Frame> stack;
+  stack.push_back({{root, ratio}, depsOf({root, ratio})});
+  while (!stack.empty()) {
+    Frame &top = stack.back();
+    if (top.next == top.deps.size()) {
+      order.push_back(top.key);
+      stack.pop_back();
+      continue;
+    }
+    Key dep = top.deps[top.next++];
+    if (seen.insert(dep).second)
+      stack.push_back({dep, depsOf(dep)});
+  }
+  order.pop_back(); // the root: the caller evaluates it
+  return order;
+}
+
+llvm::Expected<const FieldValue *> Evaluator::evaluateOne(Operation *def,
+                                                          int64_t ratio) {
+  auto key = std::make_pair(def, ratio);
+  if (const FieldValue *v = done.lookup(key))
+    return v;
+  if (auto failed = failures.find(key); failed != failures.end())
+    return llvm::make_error<ReadFailure>(failed->second);
   auto value = std::make_unique<FieldValue>();
   llvm::Error err = llvm::Error::success();
   if (auto field = dyn_cast<FieldOp>(def))
@@ -66,14 +137,18 @@ llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
     err = evaluatePrefix(sum, ratio, *value);
   else
     err = fail("not a field");
-  if (err)
-    return within(std::move(err),
-                  "field '" + SymbolTable::getSymbolName(def).getValue() +
-                      "'" + bucketText(ratio));
-  if (llvm::Error err = checkHeld(int64_t(value->data.size())))
-    return within(std::move(err),
-                  "field '" + SymbolTable::getSymbolName(def).getValue() +
-                      "'" + bucketText(ratio));
+  if (!err)
+    err = checkHeld(int64_t(value->data.size()));
+  if (err) {
+    // Kept: a later read gets the same words without computing again.
+    std::string text =
+        llvm::toString(within(std::move(err),
+                              "field '" +
+                                  SymbolTable::getSymbolName(def).getValue() +
+                                  "'" + bucketText(ratio)));
+    failures[key] = text;
+    return llvm::make_error<ReadFailure>(std::move(text));
+  }
   heldValues += int64_t(value->data.size());
   const FieldValue *result = (cache[key] = std::move(value)).get();
   done[key] = result;
@@ -270,7 +345,7 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
       where += (rule.getRule() + ": " + rule.getMessage()).str();
       SmallVector<int64_t, 1> ok;
       if (llvm::Error err = runFormula(*this, rule.getBody(), p, ok))
-        return within(std::move(err), where + ": cannot be checked");
+        return during(std::move(err), where + ": cannot be checked");
       if (!ok.front())
         return fail(where);
     }
@@ -278,6 +353,7 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
 }
 
 llvm::Error Evaluator::checkRules(PathOp path) {
+  SymbolLookupScope scope(tables);
   SmallVector<RequireOp> rules =
       llvm::to_vector(spec.getBody().front().getOps<RequireOp>());
   llvm::append_range(rules, getPathRules(path));
@@ -327,6 +403,7 @@ void imeta::padPoints(FieldValue &value, int64_t rows, int64_t fill) {
 
 llvm::Expected<std::vector<OutputValue>>
 Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
+  SymbolLookupScope scope(tables);
   std::vector<OutputValue> outputs;
   llvm::StringSet<> matched;
   for (OutputOp out : getPathOutputs(path)) {
@@ -356,12 +433,12 @@ Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
       }
       auto value = evaluate(def, ratio);
       if (!value)
-        return within(value.takeError(), "output '" + name + "'");
+        return during(value.takeError(), "output '" + name + "'");
       const FieldValue *result = *value;
       if (out.getRowsAttr()) {
         auto padded = padToRows(out, *result);
         if (!padded)
-          return within(padded.takeError(), "output '" + name + "'");
+          return during(padded.takeError(), "output '" + name + "'");
         result = *padded;
       }
       outputs.push_back({name, result});

@@ -59,6 +59,22 @@ struct OutputValue {
   const FieldValue *value;
 };
 
+/// The failure of a field that another one reads: its words name the field
+/// where it happened, so the readers pass it on as it is (a chain of N
+/// fields fails in one line, not in N nested ones).
+class ReadFailure : public llvm::ErrorInfo<ReadFailure> {
+public:
+  static char ID;
+  explicit ReadFailure(std::string text) : text(std::move(text)) {}
+  void log(llvm::raw_ostream &os) const override { os << text; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  std::string text;
+};
+
 /// The reference evaluator for one batch.
 class Evaluator {
 public:
@@ -108,6 +124,13 @@ public:
   }
 
 private:
+  /// evaluate() of one field whose reads are evaluated (or failed) already.
+  llvm::Expected<const FieldValue *> evaluateOne(mlir::Operation *def,
+                                                 int64_t ratio);
+  /// The fields and sums `root` reads in bucket `ratio`, transitively, not
+  /// yet evaluated: dependencies first.
+  llvm::SmallVector<std::pair<mlir::Operation *, int64_t>>
+  unevaluatedDependencies(mlir::Operation *root, int64_t ratio);
   llvm::Error evaluateField(FieldOp field, int64_t ratio, FieldValue &out);
   llvm::Error columnsOf(FieldOp field, int64_t ratio, FieldValue &out,
                         int64_t &numCols, const FieldValue *&live);
@@ -124,12 +147,18 @@ private:
   const Batch *batch;
   std::unique_ptr<Batch> resolved;
   mlir::SymbolTable symbols;
+  /// The helpers' lookups (getRatios, readInput...) while an entry point
+  /// runs (SymbolLookupScope): the evaluator adds no symbol.
+  mlir::SymbolTableCollection tables;
   std::map<std::pair<mlir::Operation *, int64_t>, std::unique_ptr<FieldValue>>
       cache;
   /// Completed values by (field, bucket): the hot path of imeta.get.
   llvm::DenseMap<std::pair<mlir::Operation *, int64_t>, const FieldValue *>
       done;
   llvm::DenseMap<mlir::Attribute, mlir::Operation *> symbolCache;
+  /// The error of each (field, bucket) that failed, in its words.
+  llvm::DenseMap<std::pair<mlir::Operation *, int64_t>, std::string>
+      failures;
   llvm::DenseMap<mlir::Attribute, int64_t> configCache;
   llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
   /// Outputs padded to their `rows(@len)`.

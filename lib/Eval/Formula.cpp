@@ -28,6 +28,14 @@ public:
 
   /// Why the last failure() happened.
   std::string error;
+  /// Whether `error` is a read field's (ReadFailure): it names its field.
+  bool readFailure = false;
+  LogicalResult readFailed(llvm::Error err) {
+    bool read = err.isA<ReadFailure>();
+    (void)fail(llvm::toString(std::move(err)));
+    readFailure = read;
+    return failure();
+  }
 
   LogicalResult runBlock(Block &block,
                          SmallVectorImpl<int64_t> &yielded) override {
@@ -60,6 +68,7 @@ public:
   void bind(Value result, int64_t v) override { values[result] = v; }
   LogicalResult fail(const llvm::Twine &msg) override {
     error = msg.str();
+    readFailure = false;
     return failure();
   }
 
@@ -104,7 +113,7 @@ public:
     Operation *def = ev.lookup(field);
     auto value = ev.evaluate(def, bucketOf(def));
     if (!value)
-      return fail(llvm::toString(value.takeError()));
+      return readFailed(value.takeError());
     int64_t at = 0;
     if ((*value)->domain == Domain::seq)
       at = p.seq;
@@ -118,7 +127,7 @@ public:
     Operation *def = ev.lookup(sym);
     auto value = ev.evaluate(def, bucketOf(def));
     if (!value)
-      return fail(llvm::toString(value.takeError()));
+      return readFailed(value.takeError());
     out = (*value)->data;
     return success();
   }
@@ -140,5 +149,7 @@ llvm::Error imeta::runFormula(Evaluator &ev, Region &body, const Point &point,
   Interpreter interp(ev, point);
   if (succeeded(interp.runBlock(body.front(), out)))
     return llvm::Error::success();
+  if (interp.readFailure)
+    return llvm::make_error<ReadFailure>(std::move(interp.error));
   return llvm::createStringError(llvm::inconvertibleErrorCode(), interp.error);
 }

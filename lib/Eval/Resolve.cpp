@@ -89,6 +89,7 @@ llvm::Error Evaluator::resolveInputs(PathOp path) {
   batch = resolved.get();
   cache.clear();
   done.clear();
+  failures.clear();
   configCache.clear();
   ratioCache.clear();
   heldValues = 0;

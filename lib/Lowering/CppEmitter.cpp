@@ -79,6 +79,9 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
       return failure();
     plans.push_back(std::move(*plan));
   }
+  // Emission adds no symbol: lookups from cached tables (the spec's and
+  // its copies').
+  CachedSymbolLookups cached;
   const SpecLayout layout(spec, std::move(plans), fileBase.str());
   EmitterState st(layout.naming());
   FillEmitter fills(layout, st);

@@ -86,7 +86,7 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
               cfg.getSymName(), *min, ruleSuffix(cfg.getRule()));
   }
   for (auto [id, sym] : llvm::enumerate(st.names().ratioSets())) {
-    Operation *def = SymbolTable::lookupSymbolIn(L.spec(), sym.getAttr());
+    Operation *def = lookupSymbol(L.spec(), sym.getAttr());
     if (auto set = dyn_cast<RatiosOp>(def)) {
       CodeStream::Scope s(cs, "");
       cs.line("const int32_t count = config.num_{0};", set.getSymName());
@@ -111,7 +111,7 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
   // Unions after their members (members are listed before in the spec).
   for (auto [id, sym] : llvm::enumerate(st.names().ratioSets())) {
     auto u = dyn_cast<RatioUnionOp>(
-        SymbolTable::lookupSymbolIn(L.spec(), sym.getAttr()));
+        lookupSymbol(L.spec(), sym.getAttr()));
     if (!u)
       continue;
     CodeStream::Scope s(cs, "");

@@ -18,6 +18,7 @@ namespace {
 struct DropUnusedFieldsPass
     : imeta::impl::DropUnusedFieldsBase<DropUnusedFieldsPass> {
   void runOnOperation() override {
+  UncachedSymbolLookups uncached; // symbols are added and removed
     SpecOp spec = getOperation();
     // A compact formula's reads are known once it is expanded.
     if (failed(expandCompactFormulas(spec)))

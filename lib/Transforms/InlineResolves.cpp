@@ -245,6 +245,7 @@ addBoundsRule(SpecOp spec, PathOp path,
 }
 
 LogicalResult imeta::inlineResolves(SpecOp spec, PathOp path) {
+  UncachedSymbolLookups uncached; // symbols are added and removed
   if (failed(expandCompactFormulas(spec)))
     return failure();
   DenseMap<StringRef, Resolution> res = resolutions(path);

@@ -7,24 +7,42 @@ using namespace mlir;
 using namespace imeta;
 
 SmallVector<Operation *> imeta::fieldDependencies(Operation *op) {
-  SmallVector<Operation *> deps;
+  llvm::SetVector<Operation *, SmallVector<Operation *>> deps;
   for (FlatSymbolRefAttr sym : symbolDependencies(op)) {
-    Operation *def = SymbolTable::lookupNearestSymbolFrom(op, sym);
-    if (isa_and_nonnull<FieldOp, PrefixSumOp>(def) &&
-        !llvm::is_contained(deps, def))
-      deps.push_back(def);
+    Operation *def = lookupSymbol(op, sym);
+    if (isa_and_nonnull<FieldOp, PrefixSumOp>(def))
+      deps.insert(def);
   }
-  return deps;
+  return deps.takeVector();
 }
 
 /// Post-order DFS: dependencies before users. The verifier has ruled out
-/// cycles.
-static void visit(Operation *op, llvm::SetVector<Operation *> &order) {
-  if (order.contains(op))
+/// cycles. An explicit stack: a chain of fields as long as the spec is
+/// deep costs no call stack.
+static void visit(Operation *root, llvm::SetVector<Operation *> &order) {
+  if (order.contains(root))
     return;
-  for (Operation *dep : fieldDependencies(op))
-    visit(dep, order);
-  order.insert(op);
+  struct Frame {
+    Operation *op;
+    SmallVector<Operation *> deps;
+    size_t next = 0;
+  };
+  SmallVector<Frame> stack;
+  llvm::SmallPtrSet<Operation *, 16> open{root};
+  stack.push_back({root, fieldDependencies(root)});
+  while (!stack.empty()) {
+    Frame &top = stack.back();
+    if (top.next == top.deps.size()) {
+      order.insert(top.op);
+      open.erase(top.op);
+      stack.pop_back();
+      continue;
+    }
+    Operation *dep = top.deps[top.next++];
+    if (order.contains(dep) || !open.insert(dep).second)
+      continue;
+    stack.push_back({dep, fieldDependencies(dep)});
+  }
 }
 
 static bool isHostOp(Operation *op) {
@@ -75,24 +93,26 @@ std::string imeta::bufferLayout(Operation *def) {
 }
 
 PathPlan imeta::defaultPlan(PathOp path) {
+  CachedSymbolLookups cached; // planning adds no symbol
   PathPlan plan;
   plan.path = path;
 
   // Host stage: each rule after the host fields it reads, in rule order
   // (so a rule guards the fields after it), then the remaining host fields.
   SmallVector<RequireOp> rules = allRules(path);
-  llvm::SetVector<Operation *> hostDone;
+  // Every op visited so far, dependencies first: each is scheduled once,
+  // when first reached (linear in the spec, however many outputs share a
+  // chain of fields).
+  llvm::SetVector<Operation *> order;
   auto scheduleHost = [&](Operation *op) {
-    llvm::SetVector<Operation *> order;
+    size_t from = order.size();
     visit(op, order);
-    for (Operation *dep : order) {
+    for (Operation *dep : order.getArrayRef().drop_front(from)) {
       if (isa<RequireOp>(dep))
         continue;
       plan.needed.insert(dep);
-      if (!isHostOp(dep) || hostDone.contains(dep))
-        continue;
-      hostDone.insert(dep);
-      plan.host.push_back({dep});
+      if (isHostOp(dep))
+        plan.host.push_back({dep});
     }
   };
   for (RequireOp rule : rules) {
@@ -100,14 +120,14 @@ PathPlan imeta::defaultPlan(PathOp path) {
     // evaluator computes them all first (imeta-inline-resolves).
     if (auto after = rule->getAttrOfType<ArrayAttr>(kScheduleAfterAttr))
       for (auto sym : after.getAsRange<FlatSymbolRefAttr>())
-        scheduleHost(SymbolTable::lookupNearestSymbolFrom(rule, sym));
+        scheduleHost(lookupSymbol(rule, sym));
     scheduleHost(rule);
     plan.host.push_back({rule});
   }
   for (OutputOp out : getPathOutputs(path)) {
-    scheduleHost(SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr()));
+    scheduleHost(lookupSymbol(out, out.getSourceAttr()));
     if (FlatSymbolRefAttr len = out.getRowsAttr())
-      scheduleHost(SymbolTable::lookupNearestSymbolFrom(out, len));
+      scheduleHost(lookupSymbol(out, len));
   }
 
   // Fill stage: rows fields grouped by row count, in dependency order.
@@ -126,14 +146,14 @@ PathPlan imeta::defaultPlan(PathOp path) {
   }
 
   for (OutputOp out : getPathOutputs(path)) {
-    Operation *def = SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr());
+    Operation *def = lookupSymbol(out, out.getSourceAttr());
     PlannedOutput po;
     po.name = out.getName().str();
     po.def = def;
     po.ratios = getRatios(def);
     po.fill = out.getFill();
     if (FlatSymbolRefAttr len = out.getRowsAttr())
-      po.rowsLen = SymbolTable::lookupNearestSymbolFrom(out, len);
+      po.rowsLen = lookupSymbol(out, len);
     if (auto field = dyn_cast<FieldOp>(def)) {
       po.width = field.getCols() ? 0 : field.getWidth();
       po.isBool = field.getElementType().isInteger(1);
@@ -173,7 +193,7 @@ static LogicalResult applyHostSchedule(PathPlan &plan, ArrayAttr order) {
       lastRule = k;
       op = rules[k];
     } else if (auto sym = dyn_cast<FlatSymbolRefAttr>(a)) {
-      op = SymbolTable::lookupNearestSymbolFrom(path, sym);
+      op = lookupSymbol(path, sym);
       if (!op || !llvm::any_of(plan.host,
                                [&](HostStep &h) { return h.op == op; }))
         return path.emitOpError("schedule ")
@@ -277,6 +297,7 @@ static LogicalResult checkDeviceReads(const PathPlan &plan) {
 }
 
 FailureOr<PathPlan> imeta::planPath(PathOp path) {
+  CachedSymbolLookups cached; // planning adds no symbol
   PathPlan plan = defaultPlan(path);
   if (failed(checkDeviceReads(plan)))
     return failure();
@@ -285,7 +306,7 @@ FailureOr<PathPlan> imeta::planPath(PathOp path) {
     if (!recorded)
       continue;
     std::string layout = bufferLayout(
-        SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr()));
+        lookupSymbol(out, out.getSourceAttr()));
     if (recorded.getValue() != layout)
       return out.emitOpError("records the buffer layout '")
              << recorded.getValue() << "', but its field is laid out as '"

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/CompactFormula.h"
+#include "dialect/IMetaSymbols.h"
 #include "lib/Transforms/PathPlan.h"
 #include "lib/Transforms/Passes.h"
 
@@ -33,6 +34,7 @@ struct OrderHostPass : imeta::impl::OrderHostBase<OrderHostPass> {
     // A compact formula's reads are known once it is expanded.
     if (failed(expandCompactFormulas(getOperation())))
       return signalPassFailure();
+    CachedSymbolLookups cached; // from here on no symbol is added
     for (auto path : getOperation().getBody().front().getOps<PathOp>()) {
       if (path->hasAttr(kHostScheduleAttr))
         continue; // Keep an order someone recorded by hand.
@@ -57,6 +59,7 @@ struct FuseRowsPass : imeta::impl::FuseRowsBase<FuseRowsPass> {
     // A compact formula's reads are known once it is expanded.
     if (failed(expandCompactFormulas(getOperation())))
       return signalPassFailure();
+    CachedSymbolLookups cached; // from here on no symbol is added
     for (auto path : getOperation().getBody().front().getOps<PathOp>()) {
       if (path->hasAttr(kFillScheduleAttr))
         continue; // Keep a fusion someone recorded by hand.
@@ -74,11 +77,12 @@ struct FuseRowsPass : imeta::impl::FuseRowsBase<FuseRowsPass> {
 };
 struct StackBucketsPass : imeta::impl::StackBucketsBase<StackBucketsPass> {
   void runOnOperation() override {
+    CachedSymbolLookups cached;
     getOperation().walk([&](OutputOp out) {
       if (out->hasAttr(kLayoutAttr))
         return;
       Operation *def =
-          SymbolTable::lookupNearestSymbolFrom(out, out.getSourceAttr());
+          lookupSymbol(out, out.getSourceAttr());
       out->setAttr(kLayoutAttr,
                    StringAttr::get(&getContext(), bufferLayout(def)));
     });

@@ -26,6 +26,7 @@ using namespace imeta;
 
 LogicalResult imeta::splitResolves(SpecOp spec,
                                    llvm::function_ref<bool(PathOp)> split) {
+  UncachedSymbolLookups uncached; // paths are added
   // Which rules read state is known once their formulas are ops.
   if (failed(expandCompactFormulas(spec)))
     return failure();
