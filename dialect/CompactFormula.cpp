@@ -83,7 +83,8 @@ private:
   public:
     explicit Nested(FormulaParser &p) : p(p) { ++p.nesting; }
     ~Nested() { --p.nesting; }
-    bool tooDeep() const { return p.nesting > kMaxNesting; }
+    /// (The formula itself is the first level: kMaxNesting below it.)
+    bool tooDeep() const { return p.nesting > kMaxNesting + 1; }
 
   private:
     FormulaParser &p;

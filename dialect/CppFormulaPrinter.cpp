@@ -12,11 +12,11 @@ using llvm::formatv;
 void CppFormulaPrinter::checkFits(Operation *op, const std::string &name) {
   unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
   if (w == 32)
-    line(formatv("if ({0}!imeta_fits32({1})) {2}", proven(op), name,
-                 fail("kOverflow", op, name)));
+    line("if (" + proven(op) + "!imeta_fits32(" + name + ")) " +
+         fail("kOverflow", op, name)); // per op: joined, not formatted
   else if (w == 1)
-    line(formatv("if ({0}{1} != 0 && {1} != 1) {2}", proven(op), name,
-                 fail("kOverflow", op, name)));
+    line("if (" + proven(op) + name + " != 0 && " + name + " != 1) " +
+         fail("kOverflow", op, name));
 }
 
 std::string CppFormulaPrinter::hostValue(Operation *def,

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -31,12 +32,83 @@ static FailureOr<SpecFile> finish(OwningOpRef<ModuleOp> module) {
   return file;
 }
 
+void imeta::freeInnermostFirst(Operation *root) {
+  SmallVector<Operation *> nests; // ops with regions, innermost first
+  root->walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (op->getNumRegions() && op != root)
+      nests.push_back(op);
+  });
+  for (Operation *op : nests)
+    for (Region &region : op->getRegions()) {
+      region.dropAllReferences();
+      region.getBlocks().clear();
+    }
+}
+
+SpecFile::~SpecFile() {
+  if (module)
+    freeInnermostFirst(module->getOperation());
+}
+
+std::optional<size_t> imeta::findTooDeepNesting(StringRef text) {
+  unsigned depth = 0;
+  for (size_t k = 0; k < text.size(); ++k) {
+    char c = text[k];
+    if (c == '"') { // a string: to its closing quote, escapes skipped
+      for (++k; k < text.size() && text[k] != '"'; ++k)
+        if (text[k] == '\\')
+          ++k;
+      continue;
+    }
+    if (c == '/' && text.substr(k).starts_with("//")) { // a comment
+      k = text.find('\n', k);
+      if (k == StringRef::npos)
+        break;
+      continue;
+    }
+    if (c == '{' || c == '(' || c == '[' || c == '<') {
+      if (++depth > kMaxSpecNesting)
+        return k;
+    } else if ((c == '}' || c == ')' || c == ']' ||
+                (c == '>' && (k == 0 || text[k - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+LogicalResult imeta::checkSpecNesting(MLIRContext &context,
+                                      llvm::SourceMgr &sourceMgr) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::optional<size_t> at = findTooDeepNesting(buffer->getBuffer());
+  if (!at)
+    return success();
+  auto [line, column] = sourceMgr.getLineAndColumn(
+      llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *at));
+  return emitError(FileLineColLoc::get(&context,
+                                       buffer->getBufferIdentifier(), line,
+                                       column),
+                   "the spec nests brackets deeper than ")
+         << kMaxSpecNesting
+         << " levels; a formula this deep is refused (a compact formula "
+            "nests at most 256 deep)";
+}
+
 FailureOr<SpecFile> imeta::loadSpecFile(StringRef path, MLIRContext &context,
                                         llvm::SourceMgr &sourceMgr) {
-  return finish(parseSourceFile<ModuleOp>(path, sourceMgr, parserConfig(context)));
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+  if (!file)
+    return emitError(UnknownLoc::get(&context), error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return loadSpecBuffer(context, sourceMgr);
 }
 
 FailureOr<SpecFile> imeta::loadSpecBuffer(MLIRContext &context,
                                           llvm::SourceMgr &sourceMgr) {
+  if (failed(checkSpecNesting(context, sourceMgr)))
+    return failure();
   return finish(parseSourceFile<ModuleOp>(sourceMgr, parserConfig(context)));
 }

@@ -14,11 +14,37 @@ class SourceMgr;
 
 namespace imeta {
 
+/// How deep a spec's text may nest brackets ({, (, [, <) outside strings
+/// and comments: MLIR's parser recurses per level (5,000 levels overflow
+/// its stack), so deeper text is refused before it is parsed.
+constexpr unsigned kMaxSpecNesting = 1000;
+
+/// The offset in `text` of the first bracket nested deeper than
+/// kMaxSpecNesting, if any.
+std::optional<size_t> findTooDeepNesting(llvm::StringRef text);
+
+/// Reports (through `sourceMgr`'s handler, at the bracket's line and
+/// column) a main buffer nested deeper than kMaxSpecNesting.
+mlir::LogicalResult checkSpecNesting(mlir::MLIRContext &context,
+                                     llvm::SourceMgr &sourceMgr);
+
 /// A parsed and verified spec file and its one imeta.spec.
 struct SpecFile {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   SpecOp spec;
+
+  SpecFile() = default;
+  SpecFile(SpecFile &&) = default;
+  SpecFile &operator=(SpecFile &&) = default;
+  /// Frees the module innermost regions first (freeInnermostFirst).
+  ~SpecFile();
 };
+
+/// Empties the regions nested in `root`, innermost first. MLIR frees a
+/// block by dropping the references of everything it holds, at every
+/// level, so freeing a nest of depth d top-down costs O(n d); emptied
+/// bottom-up it costs O(n).
+void freeInnermostFirst(mlir::Operation *root);
 
 /// Parses and verifies `path` (diagnostics go through `sourceMgr`'s
 /// handler, which the caller installs) and finds its one imeta.spec; on

@@ -6,6 +6,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 namespace imeta {
 
 /// Writes lines at the current indentation; `{`/`}` blocks via Scope.
@@ -19,11 +21,11 @@ public:
   unsigned level() const { return indent; }
 
   /// Writes one line at the current indentation, verbatim.
-  void line(llvm::StringRef text) { os.indent(indent * 2) << text << "\n"; }
+  void line(llvm::StringRef text) { os.indent(columns()) << text << "\n"; }
   /// Writes one formatted line (llvm::formatv; a literal brace is `{{`).
   template <typename T, typename... Ts>
   void line(const char *fmt, T &&arg, Ts &&...args) {
-    os.indent(indent * 2) << llvm::formatv(fmt, std::forward<T>(arg),
+    os.indent(columns()) << llvm::formatv(fmt, std::forward<T>(arg),
                                            std::forward<Ts>(args)...)
                           << "\n";
   }
@@ -51,6 +53,10 @@ public:
 private:
   llvm::raw_ostream &os;
   unsigned indent;
+  /// Nesting deeper than this is written flush with it: the output stays
+  /// linear in a deeply nested formula's size.
+  static constexpr unsigned kMaxIndent = 16;
+  unsigned columns() const { return 2 * std::min(indent, kMaxIndent); }
 };
 
 } // namespace imeta

@@ -443,7 +443,7 @@ bool CudaEmitter::emitScalarDividers(CodeStream &cu, const PathPlan &plan,
                                      StringRef c) {
   bool any = false;
   for (Operation *op : plan.needed)
-    if (L.inContext(op) && isScalarDivisor(cast<FieldOp>(op))) {
+    if (L.inContext(op) && L.isScalarDivisor(cast<FieldOp>(op))) {
       FlatSymbolRefAttr set = getRatios(op);
       cu.line("for (int b = 0; b < {0}; ++b) {2}.dv_h_{1}[b] = "
               "imeta_make_divider({2}.h_{1}[b]);",

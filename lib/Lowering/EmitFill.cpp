@@ -174,7 +174,7 @@ void FillEmitter::emitContext(CodeStream &cs, const PathPlan &plan) {
       std::string width = L.hostWidth(op);
       cs.line("int64_t h_{0}[{1}];", symName(op),
               width == "1" ? buckets : width + " * " + buckets);
-      if (isScalarDivisor(cast<FieldOp>(op)))
+      if (L.isScalarDivisor(cast<FieldOp>(op)))
         cs.line("imeta_divider dv_h_{0}[{1}];  // made like dv_set",
                 symName(op), getRatios(op) ? "kMaxRatios" : "1");
     } else

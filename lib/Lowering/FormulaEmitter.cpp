@@ -49,14 +49,14 @@ unsigned EmitterState::owner(StringRef name) {
 }
 
 std::string EmitterState::newTemp() {
-  return formatv("t{0}", nextTemp++).str();
+  return "t" + std::to_string(nextTemp++); // per op: no format parsing
 }
 
 std::string imeta::failRatioArgs(const EmitterState &st,
                                  const FormulaScope &scope) {
   if (!scope.ratios)
     return "-1, 0";
-  return formatv("{0}, {1}", st.setId(scope.ratios), scope.bucket).str();
+  return std::to_string(st.setId(scope.ratios)) + ", " + scope.bucket;
 }
 
 std::string imeta::bucketIndex(const FormulaNaming &names,
@@ -135,10 +135,12 @@ public:
 
   std::string fail(StringRef kind, Operation *op, StringRef value,
                    StringRef length) override {
+    // Per checked op: joined, not formatted.
     std::string record =
-        formatv("{8}, {0}, {1}, {2}, {3}, {4}, {5}, {6}, {7})",
-                kind, st.site(op), s.ownerId, s.seq, s.globalRow, value,
-                failRatioArgs(st, s), length, s.failCall)
+        (llvm::Twine(s.failCall) + ", " + kind + ", " +
+         llvm::Twine(st.site(op)) + ", " + llvm::Twine(s.ownerId) + ", " +
+         s.seq + ", " + s.globalRow + ", " + value + ", " +
+         failRatioArgs(st, s) + ", " + length + ")")
             .str();
     if (!s.deferFailures.empty())
       return formatv("{ {0}; {1} = true; }", record, s.deferFailures).str();
@@ -228,19 +230,6 @@ std::string imeta::dividerOf(EmitterState &st, const FormulaScope &scope,
   if (auto it = scope.dividers.find(divisor); it != scope.dividers.end())
     return it->second;
   return contextDivider(st, scope, divisor);
-}
-
-bool imeta::isScalarDivisor(FieldOp field) {
-  if (field.getDomain() != Domain::scalar)
-    return false;
-  WalkResult found = field->getParentOp()->walk([&](Operation *op) {
-    if (!isDivision32(op))
-      return WalkResult::advance();
-    auto get = op->getOperand(1).getDefiningOp<GetOp>();
-    return get && get.getField() == field.getSymName() ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
-  });
-  return found.wasInterrupted();
 }
 
 std::string imeta::emitHoisted(CodeStream &cs, EmitterState &st, Operation *op,

@@ -165,9 +165,6 @@ std::string contextDivider(EmitterState &st, const FormulaScope &scope,
 std::string dividerOf(EmitterState &st, const FormulaScope &scope,
                       mlir::Value divisor);
 
-/// Whether a 32-bit division or remainder of the spec divides by scalar
-/// field `field` (its context then holds dividers `dv_h_X`).
-bool isScalarDivisor(FieldOp field);
 
 /// Emits such a read on its own; returns the C++ name holding it.
 std::string emitHoisted(CodeStream &cs, EmitterState &st, mlir::Operation *op,

@@ -2,6 +2,7 @@
 
 #include "lib/Lowering/SpecLayout.h"
 #include "dialect/IMetaSymbols.h"
+#include "lib/Lowering/ColumnInvariants.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -42,6 +43,20 @@ SpecLayout::SpecLayout(SpecOp spec, std::vector<PathPlan> plans,
   for (const PathPlan &plan : pathPlans)
     if (auto copy = plan.path->getParentOfType<SpecOp>(); copy != spec)
       names.addCopy(copy);
+}
+
+bool SpecLayout::isScalarDivisor(FieldOp field) const {
+  if (field.getDomain() != Domain::scalar)
+    return false;
+  Operation *spec = field->getParentOp();
+  auto [it, fresh] = scalarDivisors.try_emplace(spec);
+  if (fresh)
+    spec->walk([&](Operation *op) {
+      if (isDivision32(op))
+        if (auto get = op->getOperand(1).getDefiningOp<GetOp>())
+          it->second.insert(get.getFieldAttr().getAttr());
+    });
+  return it->second.contains(field.getSymNameAttr());
 }
 
 bool SpecLayout::hasGpuPath() const {

@@ -78,6 +78,10 @@ public:
   llvm::ArrayRef<InputDecl> inputs() const { return declared.inputs(); }
   const SpecDecls &decls() const { return declared; }
   bool hasGpuPath() const;
+  /// Whether a 32-bit division or remainder of `field`'s spec divides by
+  /// scalar field `field` (its context then holds dividers `dv_h_X`): one
+  /// walk per spec, not one per field.
+  bool isScalarDivisor(FieldOp field) const;
   /// Whether some list input is `resident` (the header then has ListTable).
   bool hasResidentInput() const { return declared.hasResidentInput(); }
 
@@ -157,6 +161,9 @@ public:
   deviceHostValues(const PathPlan &plan);
 
 private:
+  /// The scalar fields each spec (the spec or a path's copy) divides by.
+  mutable llvm::DenseMap<mlir::Operation *, llvm::DenseSet<mlir::StringAttr>>
+      scalarDivisors;
   SpecOp specOp;
   std::string fileBaseName;
   std::vector<PathPlan> pathPlans;
