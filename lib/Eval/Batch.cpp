@@ -271,6 +271,13 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   if (!root)
     return top.fail("must be a JSON object with 'config' and 'sequences'",
                     std::nullopt);
+  for (const auto &kv : *root)
+    if (!llvm::is_contained({"config", "sequences", "state"},
+                            StringRef(kv.first)))
+      return top.fail(formatv("unknown key '{0}' (a batch has 'config', "
+                              "'sequences' and, for request state, 'state')",
+                              StringRef(kv.first).take_front(64)),
+                      std::nullopt);
   const llvm::json::Object *config = root->getObject("config");
   if (!config)
     return top.fail("missing 'config' object", std::nullopt);

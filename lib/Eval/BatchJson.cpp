@@ -82,23 +82,38 @@ private:
   }
 
   /// The string at `start` is an object's key: a second one of the same
-  /// spelling in that object is an error.
+  /// text in that object is an error, however either is spelled
+  /// ("state_id" and "state\u005fid" are one key).
   Error noteKey(size_t start) {
     if (!expectKey)
       return Error::success();
     expectKey = false;
-    StringRef key = text.slice(start + 1, pos - 1);
+    StringRef raw = text.slice(start + 1, pos - 1);
+    std::string key = raw.str();
+    if (raw.contains('\\')) {
+      Expected<json::Value> unescaped = json::parse(text.slice(start, pos));
+      if (!unescaped) {
+        consumeError(unescaped.takeError());
+        return Error::success(); // a bad escape: llvm::json says where
+      }
+      key = unescaped->getAsString().value_or(raw).str();
+    }
     if (!objects.back().insert(key).second)
       return fail(start, formatv("key \"{0}\" appears twice in one object",
-                                 key.take_front(64)));
+                                 StringRef(key).take_front(64)));
     return Error::success();
   }
 
-  /// A number; one with a fraction or an exponent is noted.
+  /// A number; one with a fraction or an exponent is noted, one with a
+  /// leading zero (03: not JSON, and read as 3 otherwise) refused.
   Error number() {
     size_t start = pos;
     if (text[pos] == '-')
       ++pos;
+    if (pos + 1 < text.size() && text[pos] == '0' && text[pos + 1] >= '0' &&
+        text[pos + 1] <= '9')
+      return fail(start, "a number with a leading zero is not JSON (write "
+                         "it without the zero)");
     while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
       ++pos;
     if (pos < text.size() &&
