@@ -19,10 +19,12 @@ static const char kDriverAbi[] =
 
 void DriverEmitter::emit(CodeStream &cs) {
   emitPrologue(cs);
-  cs.line("extern \"C\" int imeta_driver_run(const char *path, int32_t "
-          "num_seqs, const imeta_value *config, int num_config, const "
-          "imeta_value *inputs, int num_inputs, int gpu, int64_t capacity, "
-          "const char **json, const char **error) {");
+  emitNames(cs);
+  cs.line("namespace {");
+  cs.line("int run(const char *path, int32_t num_seqs, const imeta_value "
+          "*config, int num_config, const imeta_value *inputs, int "
+          "num_inputs, int gpu, int64_t capacity, const char **json, const "
+          "char **error) {");
   cs.line("  g_json.clear();");
   cs.line("  g_capacity = capacity;");
   cs.line("  g_error.clear();");
@@ -48,6 +50,56 @@ void DriverEmitter::emit(CodeStream &cs) {
   cs.line("  *error = g_error.c_str();");
   cs.line("  return rc;");
   cs.line("}");
+  cs.line("}  // namespace");
+  cs.blank();
+  // The C entry: every argument checked before use (checkArgs), no
+  // exception past it.
+  cs.line("extern \"C\" int imeta_driver_run(const char *path, int32_t "
+          "num_seqs, const imeta_value *config, int num_config, const "
+          "imeta_value *inputs, int num_inputs, int gpu, int64_t capacity, "
+          "const char **json, const char **error) {");
+  cs.line("  if (!json || !error) return 2;");
+  cs.line("  static const char kNone[] = \"\";");
+  cs.line("  *json = kNone;");
+  cs.line("  *error = kNone;");
+  cs.line("  try {");
+  cs.line("    g_error = checkArgs(path, num_seqs, config, num_config, "
+          "inputs, num_inputs, kConfigNames, int(sizeof(kConfigNames) / "
+          "sizeof(AbiName)) - 1, kInputNames, int(sizeof(kInputNames) / "
+          "sizeof(AbiName)) - 1);");
+  cs.line("    if (g_error.empty()) return run(path, num_seqs, config, "
+          "num_config, inputs, num_inputs, gpu, capacity, json, error);");
+  cs.line("  } catch (const std::bad_alloc &) {");
+  cs.line("    g_error = \"driver: out of memory\";");
+  cs.line("  } catch (const std::exception &e) {");
+  cs.line("    g_error = std::string(\"driver: \") + e.what();");
+  cs.line("  } catch (...) {");
+  cs.line("    g_error = \"driver: an unknown exception\";");
+  cs.line("  }");
+  cs.line("  *error = g_error.c_str();");
+  cs.line("  return 1;");
+  cs.line("}");
+}
+
+/// The names the ABI takes (checkArgs): config parameters and ratio sets,
+/// then inputs with their shape; each table ends with a null name.
+void DriverEmitter::emitNames(CodeStream &cs) {
+  cs.line("namespace {");
+  cs.line("const AbiName kConfigNames[] = {");
+  // (A config list or ratio set is its values alone: no offsets.)
+  for (const ConfigDecl &decl : L.configs())
+    cs.line("    {{\"{0}\", false, false},", decl.name);
+  for (auto set : L.body().getOps<RatiosOp>())
+    cs.line("    {{\"{0}\", false, false},", set.getSymName());
+  cs.line("    {nullptr, false, false}};");
+  cs.line("const AbiName kInputNames[] = {");
+  for (const InputDecl &decl : L.inputs())
+    cs.line("    {{\"{0}\", {1}, {2}},", decl.name,
+            decl.isList() ? "true" : "false",
+            decl.isState() ? "true" : "false");
+  cs.line("    {nullptr, false, false}};");
+  cs.line("}  // namespace");
+  cs.blank();
 }
 
 /// The file's comment, includes, the C ABI and the fixed helpers.
@@ -68,7 +120,8 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
   }
   cs.blank();
   for (const char *header :
-       {"charconv", "cstdint", "cstring", "memory", "string", "vector"})
+       {"charconv", "cstdint", "cstring", "exception", "memory", "new",
+        "string", "vector"})
     cs.line("#include <{0}>", header);
   cs.blank();
   // The C ABI (runtime/DriverAbi.h), as text: the driver builds on its own.

@@ -19,6 +19,7 @@ public:
 
 private:
   void emitPrologue(CodeStream &cs);
+  void emitNames(CodeStream &cs);
   void emitReadConfig(CodeStream &cs);
   void emitReadInputs(CodeStream &cs);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);

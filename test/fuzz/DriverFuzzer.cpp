@@ -6,7 +6,9 @@
 // present or not, a count and values (small, boundary or any int64),
 // list inputs with offsets that may or may not add up. The generated
 // checks must refuse what they cannot take: an error is fine; a crash, a
-// sanitizer report or a timeout is a bug.
+// sanitizer report or a timeout is a bug. Then one lie a call (null
+// pointers, counts that are negative, huge or do not match, unknown or
+// repeated names): the entry checks each before it reads anything.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,9 +133,73 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     inputs.push_back({name, v->data(), int64_t(v->size()), offsets, entries});
   }
+  // Lies the driver must catch (a count past the array it points to is
+  // the caller's bug no callee can see; these it can): null pointers,
+  // negative, huge or mismatched counts and offsets, unknown and repeated
+  // names, a repeated record, extreme num_seqs.
+  static const char *const kUnknown = "no_such_input";
+  int numConfig = int(config.size()), numInputs = int(inputs.size());
+  const imeta_value *configArg = config.data(), *inputsArg = inputs.data();
+  const char *pathArg = path;
+  switch (in.byte() % 16) {
+  case 0:
+    if (!inputs.empty())
+      inputs[in.byte() % inputs.size()].name = nullptr;
+    break;
+  case 1:
+    if (!inputs.empty())
+      inputs[in.byte() % inputs.size()].data = nullptr;
+    break;
+  case 2:
+    if (!inputs.empty())
+      inputs[in.byte() % inputs.size()].count =
+          in.byte() % 2 ? -2 - in.byte() : INT64_MAX - in.byte();
+    break;
+  case 3:
+    if (!inputs.empty())
+      inputs[in.byte() % inputs.size()].num_offsets = in.value();
+    break;
+  case 4:
+    if (!inputs.empty())
+      inputs[in.byte() % inputs.size()].offsets = nullptr;
+    break;
+  case 5:
+    if (!inputs.empty())
+      inputs.push_back(inputs[in.byte() % inputs.size()]);
+    numInputs = int(inputs.size());
+    inputsArg = inputs.data();
+    break;
+  case 6:
+    if (!config.empty())
+      config[in.byte() % config.size()].name = kUnknown;
+    break;
+  case 7:
+    configArg = nullptr; // with its count
+    break;
+  case 8:
+    inputsArg = nullptr;
+    break;
+  case 9:
+    numInputs = -1 - in.byte();
+    break;
+  case 10:
+    pathArg = nullptr;
+    break;
+  case 11:
+    numSeqs = in.byte() % 2 ? INT32_MAX : INT32_MIN;
+    break;
+  case 12:
+    if (!config.empty())
+      config[in.byte() % config.size()].count = int64_t(1) << (30 + in.byte() % 30);
+    break;
+  default:
+    break;
+  }
   const char *json = nullptr, *error = nullptr;
-  imeta_driver_run(path, numSeqs, config.data(), int(config.size()),
-                   inputs.data(), int(inputs.size()), /*gpu=*/0,
-                   /*capacity=*/int64_t(in.byte() % 3) * 16, &json, &error);
+  imeta_driver_run(pathArg, numSeqs, configArg, numConfig, inputsArg,
+                   numInputs, /*gpu=*/0,
+                   /*capacity=*/int64_t(in.byte() % 3) * 16,
+                   in.byte() % 32 ? &json : nullptr,
+                   in.byte() % 32 ? &error : nullptr);
   return 0;
 }
