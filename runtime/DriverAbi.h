@@ -15,11 +15,19 @@
 
 extern "C" {
 /// One config parameter or input: `count` values (a scalar has one; an
-/// input one per sequence; a list input its values with num_seqs + 1
-/// `offsets`, the last equal to `count`; request state one value a slot,
-/// or a list's values with `num_offsets` = slots + 1 `offsets`). The
-/// driver refuses a value outside int32 and a count that does not match,
-/// as the evaluator's parser words it; it never narrows a value.
+/// input one per sequence; a list input its values with `num_offsets` =
+/// num_seqs + 1 `offsets`, rising from 0 to `count`; request state one
+/// value a slot, or a list's values with `num_offsets` = slots + 1
+/// `offsets`). The driver refuses a value outside int32 and a count that
+/// does not match, as the evaluator's parser words it; it never narrows a
+/// value.
+///
+/// The contract: `name` is one of the spec's config parameters, ratio sets
+/// or inputs, each given once; `data` holds `count` values (not null when
+/// `count` > 0; 0 <= count <= 2^26), `offsets` `num_offsets` entries. The
+/// driver checks all of that, and every pointer, before it reads or
+/// allocates anything; what it cannot see is an array shorter than its
+/// count says.
 struct imeta_value {
   const char *name;
   const int64_t *data;
@@ -34,6 +42,11 @@ struct imeta_value {
 /// path's host stage run as its device stage runs it, one lane: a test of
 /// that stage without a GPU): 0 and `*json` the field file, or
 /// nonzero and `*error` the message. Both stay valid until the next call.
+/// `json` and `error` must not be null (the call returns 2 and does
+/// nothing else); a null `path`, a negative `num_seqs` or count, a null
+/// array with a count above 0 are errors (1). No exception leaves the call
+/// (running out of memory is the error "driver: out of memory"). Not
+/// reentrant: one call at a time per loaded driver.
 /// `capacity`: rows per bucket of every output buffer, at least the rows
 /// it needs (0: exactly those); an output with a declared fill prints its
 /// rows up to the capacity, those past the live ones its fill.
