@@ -825,6 +825,22 @@ static LogicalResult checkCppName(Operation *op, StringRef name,
            << what << " '" << name
            << "' is a C++ keyword, which the generated code cannot name; "
               "choose another";
+  // The implementation's names, and those the generated code and the
+  // headers it includes mean something by (scripts/reserved-names.sh).
+  if (name.starts_with("_") || name.contains("__"))
+    return op->emitOpError()
+           << what << " '" << name
+           << "' starts with '_' or holds '__', which C++ reserves for the "
+              "implementation; choose another";
+  static const llvm::StringSet<> reserved = {
+#include "dialect/ReservedNames.inc"
+  };
+  if (reserved.contains(name))
+    return op->emitOpError()
+           << what << " '" << name
+           << "' is a name the generated code or a header it includes "
+              "(<cstdint>, <cstdio>, <climits>, CUDA's) already uses; "
+              "choose another";
   return success();
 }
 

@@ -20,7 +20,8 @@ compilers=("$cxx")
 command -v clang++ > /dev/null &&
   [ "$(readlink -f "$(command -v clang++)")" != \
     "$(readlink -f "$(command -v "$cxx")")" ] && compilers+=(clang++)
-specs=("$src"/specs/*.mlir "$src"/specs/examples/*.mlir)
+specs=("$src"/specs/*.mlir "$src"/specs/examples/*.mlir
+       "$src"/test/Lowering/Inputs/near_reserved_names.mlir)
 for spec in "${specs[@]}"; do
   name=$(basename "$spec" .mlir)
   out="$work/$name"

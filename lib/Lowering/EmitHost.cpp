@@ -69,6 +69,7 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
   cs.line("/// Reads and checks the config and ratio sets into `c`.");
   cs.line("template <typename Ctx>");
   CodeStream::Scope fn(cs, "Status setup_config(const Config &config, Ctx &c)");
+  cs.line("(void)config;  // a spec may declare no config and no ratio set");
   for (const ConfigDecl &decl : L.configs()) {
     ConfigOp cfg = decl.op;
     if (decl.isList) {
