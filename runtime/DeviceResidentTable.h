@@ -19,8 +19,8 @@ template <typename ListTable>
 class DeviceResidentTable : public ResidentTable<ListTable> {
 public:
   DeviceResidentTable(std::string name, int32_t rows, int32_t maxLen,
-                      int32_t bound, int32_t min = 0)
-      : ResidentTable<ListTable>(std::move(name), rows, maxLen, bound, min) {
+                      int32_t bound)
+      : ResidentTable<ListTable>(std::move(name), rows, maxLen, bound) {
     size_t bytes = size_t(this->rows()) * size_t(this->rowCapacity()) * 4;
     status = cudaMalloc(&device, bytes ? bytes : 4);
     if (status == cudaSuccess)

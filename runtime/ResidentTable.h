@@ -4,7 +4,8 @@
 // imeta owns it: `rows x max_len` values allocated once, rows changed by
 // deltas (assign, append, truncate, free) as the scheduler changes them.
 // Every value a delta writes is checked once, there, against [min, bound)
-// (block ids >= 0 and below the KV pool's size), and a delta that would
+// (the spec's minimum: block ids >= 0; below the KV pool's size), and a
+// delta to a free row (append, truncate, free) or one that would
 // break a rule or overflow a row is refused whole, naming the row, the
 // value and the rule: nothing changes. So a step never scans the values.
 //
@@ -36,13 +37,18 @@ namespace imeta::runtime {
 /// imeta_gen::deepinfer_v4::ListTable).
 template <typename ListTable> class ResidentTable {
 public:
-  /// `name` is the input's (for messages); values lie in [min, bound).
-  ResidentTable(std::string name, int32_t rows, int32_t maxLen, int32_t bound,
-                int32_t min = 0)
+  /// `name` is the resident list input's: values lie in [min, bound), its
+  /// min the spec's (the generated header's resident_min, found through
+  /// ListTable's namespace), `bound` the engine's (the KV pool's blocks).
+  /// A name that is no resident list of the spec: every delta is refused.
+  ResidentTable(std::string name, int32_t rows, int32_t maxLen, int32_t bound)
       : name(std::move(name)), numRows(std::max(rows, 0)),
-        maxLen(std::max(maxLen, 0)), bound(bound), min(min),
+        maxLen(std::max(maxLen, 0)), bound(bound),
         values(size_t(numRows) * size_t(this->maxLen), 0),
-        lengths(size_t(numRows), 0), dirty(size_t(numRows), INT32_MAX) {}
+        lengths(size_t(numRows), 0), dirty(size_t(numRows), INT32_MAX),
+        live(size_t(numRows), false) {
+    known = resident_min(this->name, ListTable{}, min);
+  }
 
   int32_t rows() const { return numRows; }
   int32_t rowCapacity() const { return maxLen; }
@@ -56,11 +62,12 @@ public:
     if (std::string e = check(row, "assign", ids, n, 0); !e.empty())
       return e;
     write(row, 0, ids, n);
+    live[size_t(row)] = true;
     return "";
   }
   /// Appends `ids` to row `row` (a sequence crossed into new blocks).
   std::string append(int32_t row, const int32_t *ids, int32_t n) {
-    if (std::string e = checkRow(row, "append"); !e.empty())
+    if (std::string e = checkLive(row, "append"); !e.empty())
       return e;
     if (std::string e = check(row, "append", ids, n, lengths[size_t(row)]);
         !e.empty())
@@ -70,7 +77,7 @@ public:
   }
   /// Keeps the first `len` values of row `row` (speculative rollback).
   std::string truncate(int32_t row, int32_t len) {
-    if (std::string e = checkRow(row, "truncate"); !e.empty())
+    if (std::string e = checkLive(row, "truncate"); !e.empty())
       return e;
     if (len < 0 || len > lengths[size_t(row)])
       return "'" + name + "': truncate row " + std::to_string(row) + " to " +
@@ -79,12 +86,18 @@ public:
     lengths[size_t(row)] = len;
     return "";
   }
-  /// Empties row `row` (its sequence finished).
+  /// Empties row `row` (its sequence finished); a free row (freed, or
+  /// never assigned) cannot be freed.
   std::string free(int32_t row) {
-    if (std::string e = checkRow(row, "free"); !e.empty())
+    if (std::string e = checkLive(row, "free"); !e.empty())
       return e;
     lengths[size_t(row)] = 0;
+    live[size_t(row)] = false;
     return "";
+  }
+  /// Whether row `row` holds a sequence's values (assigned, not freed).
+  bool isLive(int32_t row) const {
+    return row >= 0 && row < numRows && live[size_t(row)];
   }
 
   /// The host rows, for CPU paths.
@@ -115,9 +128,21 @@ public:
 
 private:
   std::string checkRow(int32_t row, const char *what) const {
+    if (!known)
+      return "'" + name + "': " + what + ": no resident list input of the "
+             "spec has this name";
     if (row < 0 || row >= numRows)
       return "'" + name + "': " + what + " row " + std::to_string(row) +
              ": the table has " + std::to_string(numRows) + " rows";
+    return "";
+  }
+  /// A row that holds a sequence's values (assign made it so, free undid it).
+  std::string checkLive(int32_t row, const char *what) const {
+    if (std::string e = checkRow(row, what); !e.empty())
+      return e;
+    if (!live[size_t(row)])
+      return "'" + name + "': " + what + " row " + std::to_string(row) +
+             ": the row is free (never assigned, or freed)";
     return "";
   }
   /// `n` values from `ids` at column `at` of `row`: row, room, range.
@@ -148,8 +173,10 @@ private:
   }
 
   std::string name;
-  int32_t numRows, maxLen, bound, min;
+  int32_t numRows, maxLen, bound, min = 0;
+  bool known = false; ///< `name` is a resident list of the spec
   std::vector<int32_t> values, lengths, dirty;
+  std::vector<bool> live;
 };
 
 } // namespace imeta::runtime

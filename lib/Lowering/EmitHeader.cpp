@@ -159,13 +159,32 @@ void HeaderEmitter::emitListTable(CodeStream &cs) {
           "padding never");
   cs.line("/// copied): row r holds lengths[r] values at r * row_stride. "
           "The values are");
-  cs.line("/// trusted to [min, bound): checked where they are written "
-          "(runtime/ResidentTable.h),");
-  cs.line("/// never scanned per step; the int32 proof takes that range. A "
-          "read past a");
-  cs.line("/// row's length is still reported, on the host and in the "
-          "kernel.");
-  CodeStream::Scope s(cs, "struct ListTable", ";");
+  cs.line("/// checked against the spec's [min, bound) where they are "
+          "written (runtime/ResidentTable.h)");
+  cs.line("/// and, host rows, where a step reads them; the int32 proof "
+          "takes that range.");
+  cs.line("/// A read past a row's length is reported, on the host and in "
+          "the kernel.");
+  {
+    CodeStream::Scope s(cs, "struct ListTable", ";");
+    emitListTableMembers(cs);
+  }
+  // The spec's lower bound of each resident list (ResidentTable finds it
+  // by the table's input name, through this ListTable's namespace).
+  cs.line("/// The declared minimum of resident list input `input` in `min`; "
+          "false where");
+  cs.line("/// `input` names no resident list of the spec.");
+  CodeStream::Scope f(cs, "inline bool resident_min(const std::string "
+                          "&input, const ListTable &, int32_t &min)");
+  for (const InputDecl &in : L.inputs())
+    if (in.isResident())
+      cs.line("if (input == \"{0}\") {{ min = {1}; return true; }", in.name,
+              int64_t(in.op.getMin().value_or(0)));
+  cs.line("(void)input, (void)min;");
+  cs.line("return false;");
+}
+
+void HeaderEmitter::emitListTableMembers(CodeStream &cs) {
   cs.line("const int32_t *host = nullptr;    ///< rows in host memory: CPU "
           "paths read them (GPU: optional, the checked dry run's)");
   cs.line("const int32_t *device = nullptr;  ///< rows in device memory: GPU "

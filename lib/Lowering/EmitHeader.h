@@ -20,6 +20,7 @@ public:
 private:
   void emitConfig(CodeStream &cs);
   void emitListTable(CodeStream &cs);
+  void emitListTableMembers(CodeStream &cs);
   void emitSequences(CodeStream &cs);
   void emitPathApi(CodeStream &cs, const PathPlan &plan);
 

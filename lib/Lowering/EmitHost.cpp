@@ -531,7 +531,8 @@ void HostEmitter::emitInputChecks(CodeStream &cs, const InputDecl &in,
 }
 
 /// A resident list given as a table (its packed form null): each
-/// sequence's row checked and located, O(N); the values are not read.
+/// sequence's row checked and located, and where the rows are on the host
+/// their values checked against the spec's [min, bound).
 void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
                                  bool staged) {
   StringRef name = in.name;
@@ -578,7 +579,25 @@ void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
   cs.line("c.in_{0} = tb_{0}.host;", name);
   cs.line("c.in_{0}_begin = H.begin_{0};", name);
   cs.line("c.in_{0}_end = H.end_{0};", name);
-  cs.line("// Trusted to [min, bound): the proof's range, nothing scanned.");
+  // The engine's values are checked where they are read: the rows this
+  // batch reads, once, before anything is written (issue 34: an id past
+  // the bound became a slot far outside the pool). Device-only rows are
+  // the kernel's to check.
+  {
+    CodeStream::Scope scan(cs, formatv("if (tb_{0}.host)", name).str());
+    CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+    cs.line("for (int64_t k = H.begin_{0}[i]; k < H.end_{0}[i]; ++k) {{", name);
+    cs.line("  const int32_t v = tb_{0}.host[k];", name);
+    cs.line("  if (v < {1} || v >= tb_{0}.bound) return failure(\"sequence \" "
+            "+ std::to_string(i) + \": {0}[\" + std::to_string(k - "
+            "H.begin_{0}[i]) + \"] = \" + std::to_string(v) + \" (row \" + "
+            "std::to_string(seqs.{0}_row[i]) + \" of '{0}_table') is outside "
+            "[{1}, bound) = [{1}, \" + std::to_string(tb_{0}.bound) + "
+            "\"){2}\");",
+            name, min, ruleSuffix(in.op.getRule()));
+    cs.line("}");
+  }
+  cs.line("// Within [min, bound): the proof's range.");
   cs.line("H.lo_{0} = {1};", name, min);
   cs.line("H.hi_{0} = int64_t(tb_{0}.bound) - 1;", name);
 }

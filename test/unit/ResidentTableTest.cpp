@@ -226,6 +226,65 @@ TEST(ResidentTable, BadTablesAreRefusedByName) {
             "is null");
 }
 
+// Issue 34: the table's values are what the spec declares, and the rows
+// a step reads are checked where the engine owns them.
+TEST(ResidentTable, FreeRowsAndTheSpecsMinimum) {
+  ref::Table table("block_table", 4, 3, 100);
+  const int32_t ok[] = {1, 2};
+  EXPECT_EQ(table.free(2), "'block_table': free row 2: the row is free "
+                           "(never assigned, or freed)");
+  EXPECT_EQ(table.append(2, ok, 1), "'block_table': append row 2: the row "
+                                    "is free (never assigned, or freed)");
+  EXPECT_EQ(table.truncate(2, 0), "'block_table': truncate row 2: the row "
+                                  "is free (never assigned, or freed)");
+  ASSERT_EQ(table.assign(2, ok, 2), "");
+  EXPECT_TRUE(table.isLive(2));
+  ASSERT_EQ(table.free(2), "");
+  EXPECT_FALSE(table.isLive(2));
+  EXPECT_EQ(table.free(2), "'block_table': free row 2: the row is free "
+                           "(never assigned, or freed)");
+  // The minimum is the spec's (block_table: min = 0), not an argument: -2
+  // was taken by a table built with min -5, and decode() output it.
+  const int32_t below[] = {-2};
+  EXPECT_EQ(table.assign(1, below, 1),
+            "'block_table': assign to row 1: value -2 (index 0 of the "
+            "delta) is outside [0, 100)");
+  // A name that is no resident list of the spec refuses every delta.
+  ref::Table other("token_ids", 4, 3, 100);
+  EXPECT_EQ(other.assign(0, ok, 2), "'token_ids': assign: no resident list "
+                                    "input of the spec has this name");
+}
+
+TEST(ResidentTable, EngineOwnedValuesAreCheckedWhereRead) {
+  SmallBatch sb;
+  ref::GeneratedInputs in(sb.batch);
+  Outputs out;
+  // The engine's own table (no ResidentTable): an id past the bound
+  // became slot 1,599,984 of a 4,096-block pool.
+  std::vector<int32_t> rows(8 * 8, 0), lengths(8, 0);
+  for (int i = 0; i < 2; ++i) {
+    lengths[size_t(sb.rows[size_t(i)])] = 3;
+    for (int k = 0; k < 3; ++k)
+      rows[size_t(sb.rows[size_t(i)]) * 8 + size_t(k)] =
+          int32_t(sb.batch.sequences[size_t(i)].blockTable[size_t(k)]);
+  }
+  gen::ListTable t = sb.table.cpuView();
+  t.host = rows.data();
+  t.lengths = lengths.data();
+  gen::Status st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
+  ASSERT_TRUE(st.ok) << st.message;
+  rows[size_t(sb.rows[1]) * 8 + 2] = 99999;
+  st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
+  EXPECT_EQ(st.message, "sequence 1: block_table[2] = 99999 (row 2 of "
+                        "'block_table_table') is outside [0, bound) = [0, "
+                        "64) (R3)");
+  rows[size_t(sb.rows[1]) * 8 + 2] = -1;
+  st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
+  EXPECT_EQ(st.message, "sequence 1: block_table[2] = -1 (row 2 of "
+                        "'block_table_table') is outside [0, bound) = [0, "
+                        "64) (R3)");
+}
+
 TEST(ResidentTable, ProofTakesTheDeclaredBound) {
   SmallBatch sb;
   ref::GeneratedInputs in(sb.batch);
