@@ -503,6 +503,10 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   // prompt_yoco's fields and prompt_cp's (the full mirror, for the layers
   // before the boundary), then the compact mirror.
   imeta.path @prompt_yoco_cp target(cpu) extends @prompt_yoco, @prompt_cp {
+    // Every rank's kept rows are columns of each sequence (cols(@cp_size)):
+    // the work grows with N * cp_size, so cp_size has a stated limit (a
+    // 383-byte batch with cp_size 10^6 ran for seconds).
+    imeta.require "R7" "cp_size <= 4096 (prompt_yoco_cp's work is one column per rank)" scalar = "cp_size <= 4096"
     // The compact mirror and the boundary redistribution.
     imeta.output "yoco_consumer_cp_mirror_len" = @yoco_cp_mirror_len
     imeta.output "yoco_consumer_mirror_cp_index" = @yoco_consumer_mirror_cp_index
@@ -528,6 +532,9 @@ imeta.spec @deepinfer_v4 attributes {overflow_rule = "R6"} {
   imeta.field @ngram_token_ids rows(@q) cols(@max_ngram_size) = "pos = positions; t = pos - col; img = engram_image_token; t < 0 ? engram_pad_token : (count(token_ids, t, pos + 1, img, img) > 0 ? engram_pad_token : engram_lookup_table[token_ids[t]])"
 
   imeta.path @prompt_engram target(cpu) extends @prompt needs [@max_ngram_size, @engram_pad_token, @engram_image_token, @engram_lookup_table] {
+    // A cell's count reads up to max_ngram_size tokens: the work grows
+    // with T * G^2, so G has a stated limit (a 17.8 KB batch ran 17 s).
+    imeta.require "R9" "max_ngram_size <= 128 (each n-gram cell reads up to max_ngram_size tokens)" scalar = "max_ngram_size <= 128"
     imeta.require "R9" "engram_lookup_table is not empty" scalar = "len(engram_lookup_table) > 0"
     imeta.require "R9" "every token_ids entry lies in [0, len(engram_lookup_table))" seq = "n = len(token_ids); count(token_ids, 0, n, 0, len(engram_lookup_table) - 1) == n"
     imeta.output "ngram_token_ids" = @ngram_token_ids
