@@ -51,7 +51,27 @@ WEIRD_NAMES = [
     '"../escaped"', '"x y"', '"class"', '"\\\\"', '"int"', '"a-b"',
     '"\u00e9t\u00e9"', '"0abc"', '""', '"std"', '"namespace"', '"/tmp/x"',
     "_", "a" * 300, "main", "Status", "Config",
+    # Round three: names the generated code or its headers already use.
+    "Buffer", "NULL", "EOF", "INT32_MAX", "stdin", "threadIdx", "int32_t",
+    "__x", "_Y", "std", "linux", "assert", "errno", "dim3", "Sequences",
 ]
+
+# Round three: compact formulas that nest or grow (the parser's limit, the
+# tools' time), spliced into a formula string of a spec.
+def deep_formula(rng):
+    n = rng.choice([255, 256, 257, 3000, 20000])
+    kind = rng.randrange(6)
+    if kind == 0:
+        return "(" * n + "q" + ")" * n
+    if kind == 1:
+        return "min(" * n + "q" + ", 1)" * n
+    if kind == 2:
+        return "-" * n + "q"
+    if kind == 3:
+        return "!" * n + "true ? 1 : 0"
+    if kind == 4:
+        return "".join("q > %d ? %d : " % (t, t) for t in range(n)) + "0"
+    return " + ".join(["(q % 7)"] * rng.choice([1000, 50000]))
 
 
 def json_values(node, acc):
@@ -136,8 +156,31 @@ def mutate_bytes(rng, data):
     return data[:at] + rng.choice(["[", "{", '"', "\\", ",", ":", "-"]).encode() + data[at:]
 
 
+def round_three(rng, text):
+    """A batch text with a key repeated under an escaped spelling, a number
+    with a leading zero, or an unknown top-level key (round three)."""
+    kind = rng.randrange(3)
+    keys = [k for k in ("seqlen_q", "seqlen_k", "state_id", "block_size",
+                        "slot") if ('"%s"' % k) in text]
+    if kind == 0 and keys:
+        k = rng.choice(keys)
+        escaped = k.replace("_", "\\u005f", 1)
+        return text.replace('"%s":' % k, '"%s": 7, "%s":' % (escaped, k), 1)
+    if kind == 1:
+        at = [i for i in range(1, len(text)) if text[i].isdigit() and
+              not text[i - 1].isdigit() and text[i - 1] != "."]
+        if at:
+            i = rng.choice(at)
+            return text[:i] + "0" + text[i:]
+    return text.replace("{", '{"%s": 1, ' % rng.choice(["stat", "path",
+                                                         "sequence"]), 1)
+
+
 def make_batch(rng, seeds):
     text = rng.choice(seeds)
+    if rng.random() < 0.15:
+        return round_three(rng, text.decode("utf-8", "replace")).encode(
+            "utf-8", "surrogatepass")
     for _ in range(rng.choice([1, 1, 2, 3])):
         if rng.random() < 0.6:
             try:
@@ -156,7 +199,7 @@ def make_spec(rng, seeds):
         if not lines:
             break
         i = rng.randrange(len(lines))
-        kind = rng.randrange(9)
+        kind = rng.randrange(11)
         if kind == 0:
             del lines[i]
         elif kind == 1:
@@ -192,6 +235,14 @@ def make_spec(rng, seeds):
                     lines[i] = lines[i][:a] + rng.choice(WEIRD_NAMES[:12]) + lines[i][b + 1:]
         elif kind == 7:  # truncated
             lines = lines[:i]
+        elif kind == 9 and ' = "' in lines[i]:  # a formula nested or grown
+            a = lines[i].index(' = "') + 4
+            b = lines[i].find('"', a)
+            if b > a:
+                lines[i] = lines[i][:a] + deep_formula(rng) + lines[i][b:]
+        elif kind == 10:  # regions nested past MLIR's parser's depth
+            n = rng.choice([900, 1001, 5000])
+            lines.insert(i, "{\n" * n + "}\n" * n)
         else:  # a word from elsewhere
             words = lines[i].split(" ")
             donor = lines[rng.randrange(len(lines))].split(" ")
