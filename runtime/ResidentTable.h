@@ -108,6 +108,7 @@ public:
     t.row_stride = maxLen;
     t.num_rows = numRows;
     t.bound = bound;
+    t.values_checked = known; // each value was checked as it was written
     return t;
   }
   /// The rows for a GPU path: `deviceRows` (rows x max_len values, this

@@ -205,6 +205,13 @@ void HeaderEmitter::emitListTableMembers(CodeStream &cs) {
           "resets the marks.");
   cs.line("/// Null for a table the engine keeps on the device itself.");
   cs.line("int32_t *dirty_from = nullptr;");
+  cs.line("/// True when every value was checked against the spec's [min, "
+          "bound) as it was");
+  cs.line("/// written (ResidentTable's views): a step then reads the rows "
+          "unscanned. False");
+  cs.line("/// (an engine's own table): the host rows a step reads are "
+          "checked first.");
+  cs.line("bool values_checked = false;");
 }
 
 } // namespace imeta::emit

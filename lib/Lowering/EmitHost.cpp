@@ -581,10 +581,12 @@ void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
   cs.line("c.in_{0}_end = H.end_{0};", name);
   // The engine's values are checked where they are read: the rows this
   // batch reads, once, before anything is written (issue 34: an id past
-  // the bound became a slot far outside the pool). Device-only rows are
-  // the kernel's to check.
+  // the bound became a slot far outside the pool). A ResidentTable's
+  // values were checked as they were written (values_checked): not again.
+  // Device-only rows are the kernel's to check.
   {
-    CodeStream::Scope scan(cs, formatv("if (tb_{0}.host)", name).str());
+    CodeStream::Scope scan(
+        cs, formatv("if (tb_{0}.host && !tb_{0}.values_checked)", name).str());
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     cs.line("for (int64_t k = H.begin_{0}[i]; k < H.end_{0}[i]; ++k) {{", name);
     cs.line("  const int32_t v = tb_{0}.host[k];", name);

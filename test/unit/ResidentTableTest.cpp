@@ -268,9 +268,14 @@ TEST(ResidentTable, EngineOwnedValuesAreCheckedWhereRead) {
       rows[size_t(sb.rows[size_t(i)]) * 8 + size_t(k)] =
           int32_t(sb.batch.sequences[size_t(i)].blockTable[size_t(k)]);
   }
-  gen::ListTable t = sb.table.cpuView();
+  gen::ListTable t;
   t.host = rows.data();
   t.lengths = lengths.data();
+  t.row_stride = 8;
+  t.num_rows = 8;
+  t.bound = 64;
+  EXPECT_FALSE(t.values_checked); // an engine's own table
+  EXPECT_TRUE(sb.table.cpuView().values_checked);
   gen::Status st = runDecode(in.config, ref::withTable(in.seqs, t, sb.rows), out);
   ASSERT_TRUE(st.ok) << st.message;
   rows[size_t(sb.rows[1]) * 8 + 2] = 99999;
