@@ -556,7 +556,8 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   scope.failCall = "imeta_note(&tr";
   if (inOwnStep)
     scope.rowLanes = "ln";
-  cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
+  cs.line("// rule {0}: {1}", commentText(rule.getRule()),
+          commentText(rule.getMessage()));
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, rule.getRatiosAttr(), buckets);
   cs.line("int64_t holds = 0;");

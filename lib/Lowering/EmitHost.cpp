@@ -723,7 +723,8 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   scope.ratios = set;
   bool perSeq = rule.getDomain() == Domain::seq;
   scope.seq = perSeq ? "i" : "-1";
-  cs.line("// rule {0}: {1}", rule.getRule(), rule.getMessage());
+  cs.line("// rule {0}: {1}", commentText(rule.getRule()),
+          commentText(rule.getMessage()));
   std::optional<CodeStream::Scope> bucketLoop, seqLoop;
   openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
   SmallVector<std::string> results;

@@ -15,10 +15,30 @@ using llvm::formatv;
 std::string emit::escape(StringRef s) {
   std::string out;
   for (char ch : s) {
+    auto byte = static_cast<unsigned char>(ch);
+    if (byte < 0x20 || byte > 0x7e) { // control and non-ASCII bytes: octal
+      out += '\\';
+      out += char('0' + (byte >> 6));
+      out += char('0' + ((byte >> 3) & 7));
+      out += char('0' + (byte & 7));
+      continue;
+    }
     if (ch == '"' || ch == '\\')
       out += '\\';
     out += ch;
   }
+  return out;
+}
+
+std::string emit::commentText(StringRef s) {
+  std::string out;
+  for (char ch : s) {
+    auto byte = static_cast<unsigned char>(ch);
+    out += byte < 0x20 || byte > 0x7e ? '?' : ch;
+  }
+  // A comment ending in a backslash would continue onto the next line.
+  if (!out.empty() && out.back() == '\\')
+    out += ' ';
   return out;
 }
 

@@ -43,18 +43,24 @@ bool holdsInput(const Range &ops, const InputDecl &in) {
 /// The C++ element type of an output buffer.
 inline const char *elemType(bool isBool) { return isBool ? "bool" : "int32_t"; }
 
-/// `s` with `"` and `\` escaped, for a C++ string literal.
+/// `s` for a C++ string literal: `"` and `\` escaped, control and
+/// non-ASCII bytes as octal escapes (a NUL or a newline in a rule's
+/// message must not end up raw in the generated code).
 std::string escape(llvm::StringRef s);
+
+/// `s` for a `//` comment: control and non-ASCII bytes as '?' (a newline
+/// would end the comment and put the rest in the code).
+std::string commentText(llvm::StringRef s);
 
 /// " (RULE)" after a message, where a rule is named.
 inline std::string ruleSuffix(std::optional<llvm::StringRef> rule) {
-  return rule ? " (" + rule->str() + ")" : "";
+  return rule ? " (" + escape(*rule) + ")" : "";
 }
 
 /// " (R1)": the rule a declaration names, as the evaluator appends it to
 /// a message, escaped for a C++ string literal.
 inline std::string ruleLiteral(std::optional<llvm::StringRef> rule) {
-  return escape(ruleSuffix(rule));
+  return ruleSuffix(rule);
 }
 
 /// One comment line per source line of a body: the formula a loop
