@@ -26,7 +26,8 @@ void DriverEmitter::emit(CodeStream &cs) {
           "num_inputs, int gpu, int64_t capacity, const char **json, const "
           "char **error) {");
   cs.line("  // (A spec may declare no config or no input.)");
-  cs.line("  (void)config, (void)num_config, (void)inputs, (void)num_inputs;");
+  cs.line("  (void)config, (void)num_config, (void)inputs, (void)num_inputs, "
+          "(void)gpu;");
   cs.line("  g_json.clear();");
   cs.line("  g_capacity = capacity;");
   cs.line("  g_error.clear();");
