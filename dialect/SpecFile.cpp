@@ -78,6 +78,13 @@ std::optional<size_t> imeta::findTooDeepNesting(StringRef text) {
   return std::nullopt;
 }
 
+std::string imeta::tooDeepNestingMessage() {
+  return "the spec nests brackets deeper than " +
+         std::to_string(kMaxSpecNesting) +
+         " levels; a formula this deep is refused (a compact formula nests "
+         "at most 256 deep)";
+}
+
 LogicalResult imeta::checkSpecNesting(MLIRContext &context,
                                       llvm::SourceMgr &sourceMgr) {
   const llvm::MemoryBuffer *buffer =
@@ -90,10 +97,7 @@ LogicalResult imeta::checkSpecNesting(MLIRContext &context,
   return emitError(FileLineColLoc::get(&context,
                                        buffer->getBufferIdentifier(), line,
                                        column),
-                   "the spec nests brackets deeper than ")
-         << kMaxSpecNesting
-         << " levels; a formula this deep is refused (a compact formula "
-            "nests at most 256 deep)";
+                   tooDeepNestingMessage());
 }
 
 FailureOr<SpecFile> imeta::loadSpecFile(StringRef path, MLIRContext &context,

@@ -23,6 +23,9 @@ constexpr unsigned kMaxSpecNesting = 1000;
 /// kMaxSpecNesting, if any.
 std::optional<size_t> findTooDeepNesting(llvm::StringRef text);
 
+/// The words of that refusal (every tool's).
+std::string tooDeepNestingMessage();
+
 /// Reports (through `sourceMgr`'s handler, at the bracket's line and
 /// column) a main buffer nested deeper than kMaxSpecNesting.
 mlir::LogicalResult checkSpecNesting(mlir::MLIRContext &context,

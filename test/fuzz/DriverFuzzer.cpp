@@ -141,31 +141,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int numConfig = int(config.size()), numInputs = int(inputs.size());
   const imeta_value *configArg = config.data(), *inputsArg = inputs.data();
   const char *pathArg = path;
-  switch (in.byte() % 16) {
+  // The input record a lie goes into, if there is one.
+  imeta_value *victim =
+      inputs.empty() ? nullptr : &inputs[in.byte() % inputs.size()];
+  switch (victim ? in.byte() % 16 : 6 + in.byte() % 10) {
   case 0:
-    if (!inputs.empty())
-      inputs[in.byte() % inputs.size()].name = nullptr;
+    victim->name = nullptr;
     break;
   case 1:
-    if (!inputs.empty())
-      inputs[in.byte() % inputs.size()].data = nullptr;
+    victim->data = nullptr;
     break;
   case 2:
-    if (!inputs.empty())
-      inputs[in.byte() % inputs.size()].count =
-          in.byte() % 2 ? -2 - in.byte() : INT64_MAX - in.byte();
+    victim->count = in.byte() % 2 ? -2 - in.byte() : INT64_MAX - in.byte();
     break;
   case 3:
-    if (!inputs.empty())
-      inputs[in.byte() % inputs.size()].num_offsets = in.value();
+    victim->num_offsets = in.value();
     break;
   case 4:
-    if (!inputs.empty())
-      inputs[in.byte() % inputs.size()].offsets = nullptr;
+    victim->offsets = nullptr;
     break;
   case 5:
-    if (!inputs.empty())
-      inputs.push_back(inputs[in.byte() % inputs.size()]);
+    inputs.push_back(*victim); // a record given twice
     numInputs = int(inputs.size());
     inputsArg = inputs.data();
     break;

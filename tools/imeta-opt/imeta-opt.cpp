@@ -42,8 +42,7 @@ int main(int argc, char **argv) {
       sourceMgr.AddNewSourceBuffer(std::move(text), llvm::SMLoc());
       sourceMgr.PrintMessage(
           llvm::SMLoc::getFromPointer(where), llvm::SourceMgr::DK_Error,
-          "the spec nests brackets deeper than " +
-              std::to_string(imeta::kMaxSpecNesting) + " levels");
+          imeta::tooDeepNestingMessage());
       return 1;
     }
   }
