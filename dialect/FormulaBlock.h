@@ -1,9 +1,10 @@
 //===- FormulaBlock.h - the one walk over a formula's block -----*- C++ -*-===//
 //
-// The evaluator, the C++ printer and the range proof each run a verified
-// formula block (a field's or rule's body, a branch of scf.if) the same
-// way: every op before the terminator in order, then what the terminator
-// yields.
+// The C++ printer and the range proof each run a verified formula block
+// (a field's or rule's body, a branch of scf.if) the same way: every op
+// before the terminator in order, then what the terminator yields. The
+// evaluator walks the same order over blocks it decodes once
+// (lib/Eval/Formula.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -28,7 +28,9 @@ public:
 
   /// The value computed for `v` (an operand of the op being evaluated).
   virtual int64_t value(mlir::Value v) = 0;
-  int64_t operand(mlir::Operation *op, unsigned i) {
+  /// The value of `op`'s operand `i` (an interpreter that knows the op
+  /// being evaluated answers without looking the operand up).
+  virtual int64_t operand(mlir::Operation *op, unsigned i) {
     return value(op->getOperand(i));
   }
   /// Records `v` as the single result of `op`; fails where `v` does not fit

@@ -231,7 +231,7 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
   out.domain = field.getDomain();
   out.isBool = field.getElementType().isInteger(1);
   out.width = field.getWidth();
-  Region &body = field.getBody();
+  FormulaRunner body(*this, field.getBody());
 
   // Columns: `width` of them, those at or past live(i) left at -1.
   int64_t numCols = 0;
@@ -244,7 +244,7 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
     ++out.points;
     if (!field.getCols()) {
       values.clear();
-      if (llvm::Error err = runFormula(*this, body, p, values))
+      if (llvm::Error err = body.run(p, values))
         return err;
       out.data.insert(out.data.end(), values.begin(), values.end());
       return checkHeld(int64_t(out.data.size()));
@@ -266,7 +266,7 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       }
       p.col = c;
       values.clear();
-      if (llvm::Error err = runFormula(*this, body, p, values))
+      if (llvm::Error err = body.run(p, values))
         return err;
       out.data.push_back(values.front());
     }
@@ -292,9 +292,8 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
     if (llvm::Error err = reserveCols(numSeqs()))
       return err;
     for (int64_t i = 0; i < numSeqs(); ++i)
-      if (llvm::Error err = within(runAt(Point{i, -1, -1, -1, ratio}),
-                                   formatv("sequence {0}", i)))
-        return err;
+      if (llvm::Error err = runAt(Point{i, -1, -1, -1, ratio}))
+        return within(std::move(err), formatv("sequence {0}", i));
     return llvm::Error::success();
   case Domain::rows: {
     Operation *countDef = lookup(field.getCountAttr());
@@ -317,9 +316,8 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
                             "stops here",
                             kMaxFieldValues));
       for (int64_t j = 0; j < n; ++j, ++r)
-        if (llvm::Error err = within(runAt(Point{i, j, r, -1, ratio}),
-                                     formatv("sequence {0}, row {1}", i, r)))
-          return err;
+        if (llvm::Error err = runAt(Point{i, j, r, -1, ratio}))
+          return within(std::move(err), formatv("sequence {0}, row {1}", i, r));
     }
     return llvm::Error::success();
   }
@@ -334,20 +332,25 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
   else
     buckets.push_back(0);
   int64_t numPoints = rule.getDomain() == Domain::seq ? numSeqs() : 1;
+  FormulaRunner body(*this, rule.getBody());
+  SmallVector<int64_t, 1> ok;
   for (int64_t ratio : buckets)
     for (int64_t i = 0; i < numPoints; ++i) {
       Point p{rule.getDomain() == Domain::seq ? i : -1, -1, -1, -1, ratio};
+      ok.clear();
+      llvm::Error err = body.run(p, ok);
+      if (!err && ok.front())
+        continue;
+      // Where and which rule, spelled only for a broken one.
       std::string where;
       if (p.seq >= 0)
         where += formatv("sequence {0}: ", i).str();
       if (ratio)
         where += formatv("ratio {0}: ", ratio).str();
       where += (rule.getRule() + ": " + rule.getMessage()).str();
-      SmallVector<int64_t, 1> ok;
-      if (llvm::Error err = runFormula(*this, rule.getBody(), p, ok))
+      if (err)
         return during(std::move(err), where + ": cannot be checked");
-      if (!ok.front())
-        return fail(where);
+      return fail(where);
     }
   return llvm::Error::success();
 }

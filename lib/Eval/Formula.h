@@ -5,6 +5,8 @@
 
 #include "lib/Eval/Evaluator.h"
 
+#include <memory>
+
 namespace imeta {
 
 /// The point of a domain at which a body is run.
@@ -16,12 +18,29 @@ struct Point {
   int64_t ratio = 0;      ///< ratio of the bucket, 0 when not bucketed
 };
 
-/// Runs a field or rule body at `point`, computing every integer in 64 bits
-/// and failing where a result does not fit its type (an int32 overflow is
-/// an error, never a wrapped index), on division by zero, and on a list
-/// read out of range. Appends the yielded values to `out`.
-llvm::Error runFormula(Evaluator &ev, mlir::Region &body, const Point &point,
-                       llvm::SmallVectorImpl<int64_t> &out);
+/// Runs one field's or rule's body at point after point. The body is
+/// decoded once (each op's FormulaOpInterface, a slot for every value it
+/// defines, each result's range), so a point costs its ops' evaluate() and
+/// no walk or lookup of the IR.
+///
+/// Every integer is computed in 64 bits; a run fails where a result does
+/// not fit its type (an int32 overflow is an error, never a wrapped index),
+/// on division by zero, and on a list read out of range.
+class FormulaRunner {
+public:
+  FormulaRunner(Evaluator &ev, mlir::Region &body);
+  ~FormulaRunner();
+  FormulaRunner(const FormulaRunner &) = delete;
+  FormulaRunner &operator=(const FormulaRunner &) = delete;
+
+  /// Runs the body at `point`; appends the yielded values to `out`.
+  llvm::Error run(const Point &point, llvm::SmallVectorImpl<int64_t> &out);
+
+  class Interpreter;
+
+private:
+  std::unique_ptr<Interpreter> impl;
+};
 
 } // namespace imeta
 
