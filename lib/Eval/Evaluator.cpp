@@ -3,6 +3,7 @@
 #include "lib/Eval/Evaluator.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Eval/Formula.h"
+#include "lib/Support/PostOrder.h"
 
 #include <algorithm>
 
@@ -83,42 +84,23 @@ llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
 SmallVector<std::pair<Operation *, int64_t>>
 Evaluator::unevaluatedDependencies(Operation *root, int64_t ratio) {
   using Key = std::pair<Operation *, int64_t>;
-  auto known = [&](Key k) {
-    return done.count(k) || cache.count(k) || failures.count(k);
-  };
   auto depsOf = [&](Key k) {
     SmallVector<Key> deps;
     for (FlatSymbolRefAttr sym : symbolDependencies(k.first)) {
       Operation *dep = lookup(sym);
-      if (!isa_and_nonnull<FieldOp, PrefixSumOp>(dep))
-        continue;
-      Key d{dep, getRatios(dep) ? k.second : 0};
-      if (!known(d))
-        deps.push_back(d);
+      if (isa_and_nonnull<FieldOp, PrefixSumOp>(dep))
+        deps.push_back({dep, getRatios(dep) ? k.second : 0});
     }
     return deps;
   };
-  struct Frame {
-    Key key;
-    SmallVector<Key> deps;
-    size_t next = 0;
+  auto known = [&](Key k) {
+    return done.count(k) || cache.count(k) || failures.count(k);
   };
   SmallVector<Key> order;
-  llvm::DenseSet<Key> seen{{root, ratio}};
-  SmallVector<Frame> stack;
-  stack.push_back({{root, ratio}, depsOf({root, ratio})});
-  while (!stack.empty()) {
-    Frame &top = stack.back();
-    if (top.next == top.deps.size()) {
-      order.push_back(top.key);
-      stack.pop_back();
-      continue;
-    }
-    Key dep = top.deps[top.next++];
-    if (seen.insert(dep).second)
-      stack.push_back({dep, depsOf(dep)});
-  }
-  order.pop_back(); // the root: the caller evaluates it
+  walkPostOrder(Key{root, ratio}, depsOf, known,
+                [&](Key k) { order.push_back(k); });
+  if (!order.empty())
+    order.pop_back(); // the root: the caller evaluates it
   return order;
 }
 

@@ -2,6 +2,7 @@
 
 #include "lib/Transforms/PathPlan.h"
 #include "dialect/IMetaSymbols.h"
+#include "lib/Support/PostOrder.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -20,29 +21,10 @@ SmallVector<Operation *> imeta::fieldDependencies(Operation *op) {
 /// cycles. An explicit stack: a chain of fields as long as the spec is
 /// deep costs no call stack.
 static void visit(Operation *root, llvm::SetVector<Operation *> &order) {
-  if (order.contains(root))
-    return;
-  struct Frame {
-    Operation *op;
-    SmallVector<Operation *> deps;
-    size_t next = 0;
-  };
-  SmallVector<Frame> stack;
-  llvm::SmallPtrSet<Operation *, 16> open{root};
-  stack.push_back({root, fieldDependencies(root)});
-  while (!stack.empty()) {
-    Frame &top = stack.back();
-    if (top.next == top.deps.size()) {
-      order.insert(top.op);
-      open.erase(top.op);
-      stack.pop_back();
-      continue;
-    }
-    Operation *dep = top.deps[top.next++];
-    if (order.contains(dep) || !open.insert(dep).second)
-      continue;
-    stack.push_back({dep, fieldDependencies(dep)});
-  }
+  walkPostOrder(
+      root, fieldDependencies,
+      [&](Operation *op) { return order.contains(op); },
+      [&](Operation *op) { order.insert(op); });
 }
 
 static bool isHostOp(Operation *op) {
