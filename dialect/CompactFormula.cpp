@@ -20,9 +20,10 @@ namespace {
 class FormulaParser {
 public:
   /// `owner`: the field or rule whose formula `text` is (or calls).
-  FormulaParser(Operation *owner, StringRef text)
-      : owner(owner), text(text), b(owner->getContext()), i32(b.getI32Type()),
-        i1(b.getI1Type()), loc(owner->getLoc()) {}
+  /// `textLoc`: where `text` starts in the source (its opening quote).
+  FormulaParser(Operation *owner, StringRef text, LocationAttr textLoc)
+      : owner(owner), text(text), textLoc(textLoc), b(owner->getContext()),
+        i32(b.getI32Type()), i1(b.getI1Type()), loc(owner->getLoc()) {}
 
   /// Builds the formula into `body`, yielding a value of type `want`.
   LogicalResult run(Block *body, Type want);
@@ -30,7 +31,7 @@ public:
   /// The value of sub-formula `def` at `args`, its ops built where `outer`
   /// builds (a call from `outer`'s formula).
   static FailureOr<Value> inlineCall(FormulaParser &outer, FormulaDefOp def,
-                                     ArrayRef<Value> args);
+                                     ArrayRef<Value> args, Location at);
 
 private:
   // Lexing.
@@ -61,9 +62,26 @@ private:
       pos = start;
     return text.slice(start, pos);
   }
+  /// Where offset `at` of the text is in the source: its column in the
+  /// string (an escape before it counts as one character), called from
+  /// where the caller's text calls it; the owner's location where the text
+  /// has none (a formula built by a pass).
+  Location locAt(size_t at) const {
+    Location l = loc;
+    if (auto file = dyn_cast_or_null<FileLineColLoc>(textLoc))
+      l = FileLineColLoc::get(file.getFilename(), file.getLine(),
+                              file.getColumn() + 1 + unsigned(at));
+    return caller ? CallSiteLoc::get(l, *caller) : l;
+  }
+  /// Where the next token starts.
+  size_t tokenStart() {
+    skipSpace();
+    return pos;
+  }
   LogicalResult fail(const Twine &message) {
-    return owner->emitOpError("formula")
-           << callee << ", column " << pos + 1 << ": " << message << " in \""
+    return emitError(locAt(pos))
+           << "'" << owner->getName() << "' op formula" << callee
+           << ", column " << pos + 1 << ": " << message << " in \""
            << excerpt() << "\"";
   }
   /// The formula, or for a long one the part around the column.
@@ -107,10 +125,10 @@ private:
   FailureOr<Value> unary();
   FailureOr<Value> primary();
   FailureOr<Value> call(StringRef name);
-  FailureOr<Value> count();
-  FailureOr<Value> gather();
-  FailureOr<Value> select();
-  FailureOr<Value> toInt();
+  FailureOr<Value> count(Location at);
+  FailureOr<Value> gather(Location at);
+  FailureOr<Value> select(Location at);
+  FailureOr<Value> toInt(Location at);
   FailureOr<Operation *> symbolArgument(StringRef &id);
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
@@ -119,6 +137,11 @@ private:
 
   Operation *owner;
   StringRef text;
+  LocationAttr textLoc;
+  /// In a sub-formula: where the caller's text calls it, and the
+  /// sub-formulas being expanded, outermost first.
+  std::optional<Location> caller;
+  SmallVector<StringRef, 4> chain;
   FailureOr<Value> bindingsAndValue();
   static constexpr unsigned kMaxDepth = 16;
   unsigned depth = 0;
@@ -132,6 +155,8 @@ private:
   size_t nameStart = 0; ///< where the last name read in primary() starts
   OpBuilder b;
   Type i32, i1;
+  /// The owner's location: where its ops that have no place in the text
+  /// (its yield) are.
   Location loc;
   llvm::StringMap<Value> locals;
   /// A field's formula may end in a row (`a, b, c`): the values after the
@@ -197,17 +222,27 @@ FailureOr<Value> FormulaParser::bindingsAndValue() {
 
 FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
                                            FormulaDefOp def,
-                                           ArrayRef<Value> args) {
+                                           ArrayRef<Value> args, Location at) {
+  if (llvm::is_contained(outer.chain, def.getSymName())) {
+    std::string cycle;
+    for (StringRef name : outer.chain)
+      cycle += ("@" + name + " -> ").str();
+    return outer.fail(formatv("{0}@{1}: a sub-formula cannot call itself",
+                              cycle, def.getSymName()));
+  }
   if (outer.depth >= kMaxDepth)
-    return outer.fail(formatv("@{0} is called {1} deep: sub-formulas call "
-                              "each other in a cycle",
+    return outer.fail(formatv("@{0} is called {1} deep: sub-formulas may "
+                              "nest {1} calls",
                               def.getSymName(), kMaxDepth));
   auto params = def.getParams().getAsValueRange<StringAttr>();
   if (size_t(llvm::size(params)) != args.size())
     return outer.fail(formatv("@{0} takes {1} arguments, not {2}",
                               def.getSymName(), llvm::size(params),
                               args.size()));
-  FormulaParser inner(outer.owner, def.getText());
+  FormulaParser inner(outer.owner, def.getText(), def.getTextLocAttr());
+  inner.caller = at;
+  inner.chain = outer.chain;
+  inner.chain.push_back(def.getSymName());
   inner.b = outer.b;
   inner.depth = outer.depth + 1;
   inner.nesting = outer.nesting;
@@ -230,7 +265,10 @@ FailureOr<Value> FormulaParser::ternary() {
   if (level.tooDeep())
     return tooDeep();
   FailureOr<Value> cond = logicalOr();
-  if (failed(cond) || !accept("?"))
+  if (failed(cond))
+    return cond;
+  Location at = locAt(tokenStart());
+  if (!accept("?"))
     return cond;
   if (failed(typed(cond, i1, "'?'")))
     return failure();
@@ -249,7 +287,7 @@ FailureOr<Value> FormulaParser::ternary() {
   b.restoreInsertionPoint(outer);
   if (a->getType() != c->getType())
     return fail("the two sides of '?:' differ in type");
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{a->getType()}, *cond,
+  auto ifOp = scf::IfOp::create(b, at, TypeRange{a->getType()}, *cond,
                                 /*withElseRegion=*/true);
   for (auto [from, region, v] :
        {std::tuple(&thenBlock, &ifOp.getThenRegion(), *a),
@@ -259,29 +297,31 @@ FailureOr<Value> FormulaParser::ternary() {
     Block &to = region->front();
     to.getOperations().splice(to.end(), from->getOperations());
     OpBuilder inner = OpBuilder::atBlockEnd(&to);
-    scf::YieldOp::create(inner, loc, ValueRange{v});
+    scf::YieldOp::create(inner, at, ValueRange{v});
   }
   return ifOp.getResult(0);
 }
 
 FailureOr<Value> FormulaParser::logicalOr() {
   FailureOr<Value> lhs = logicalAnd();
-  while (succeeded(lhs) && accept("||")) {
+  for (Location at = locAt(tokenStart()); succeeded(lhs) && accept("||");
+       at = locAt(tokenStart())) {
     FailureOr<Value> rhs = typed(logicalAnd(), i1, "'||'");
     if (failed(typed(lhs, i1, "'||'")) || failed(rhs))
       return failure();
-    lhs = arith::OrIOp::create(b, loc, *lhs, *rhs).getResult();
+    lhs = arith::OrIOp::create(b, at, *lhs, *rhs).getResult();
   }
   return lhs;
 }
 
 FailureOr<Value> FormulaParser::logicalAnd() {
   FailureOr<Value> lhs = comparison();
-  while (succeeded(lhs) && accept("&&")) {
+  for (Location at = locAt(tokenStart()); succeeded(lhs) && accept("&&");
+       at = locAt(tokenStart())) {
     FailureOr<Value> rhs = typed(comparison(), i1, "'&&'");
     if (failed(typed(lhs, i1, "'&&'")) || failed(rhs))
       return failure();
-    lhs = arith::AndIOp::create(b, loc, *lhs, *rhs).getResult();
+    lhs = arith::AndIOp::create(b, at, *lhs, *rhs).getResult();
   }
   return lhs;
 }
@@ -294,13 +334,14 @@ FailureOr<Value> FormulaParser::comparison() {
   static const std::pair<StringRef, P> ops[] = {{"<=", P::sle}, {">=", P::sge},
                                                 {"==", P::eq},  {"!=", P::ne},
                                                 {"<", P::slt},  {">", P::sgt}};
+  Location at = locAt(tokenStart());
   for (auto [tok, pred] : ops) {
     if (!accept(tok))
       continue;
     FailureOr<Value> rhs = typed(additive(), i32, formatv("'{0}'", tok).str());
     if (failed(typed(lhs, i32, formatv("'{0}'", tok).str())) || failed(rhs))
       return failure();
-    return arith::CmpIOp::create(b, loc, pred, *lhs, *rhs).getResult();
+    return arith::CmpIOp::create(b, at, pred, *lhs, *rhs).getResult();
   }
   return lhs;
 }
@@ -308,6 +349,7 @@ FailureOr<Value> FormulaParser::comparison() {
 FailureOr<Value> FormulaParser::additive() {
   FailureOr<Value> lhs = multiplicative();
   while (succeeded(lhs)) {
+    Location at = locAt(tokenStart());
     bool add = accept("+");
     if (!add && !accept("-"))
       break;
@@ -315,8 +357,8 @@ FailureOr<Value> FormulaParser::additive() {
     FailureOr<Value> rhs = typed(multiplicative(), i32, what);
     if (failed(typed(lhs, i32, what)) || failed(rhs))
       return failure();
-    lhs = add ? arith::AddIOp::create(b, loc, *lhs, *rhs).getResult()
-              : arith::SubIOp::create(b, loc, *lhs, *rhs).getResult();
+    lhs = add ? arith::AddIOp::create(b, at, *lhs, *rhs).getResult()
+              : arith::SubIOp::create(b, at, *lhs, *rhs).getResult();
   }
   return lhs;
 }
@@ -327,17 +369,18 @@ FailureOr<Value> FormulaParser::multiplicative() {
     char op = peek("*") ? '*' : peek("/") ? '/' : peek("%") ? '%' : 0;
     if (!op)
       break;
+    Location at = locAt(pos);
     ++pos;
     std::string what = formatv("'{0}'", op).str();
     FailureOr<Value> rhs = typed(unary(), i32, what);
     if (failed(typed(lhs, i32, what)) || failed(rhs))
       return failure();
     if (op == '*')
-      lhs = arith::MulIOp::create(b, loc, *lhs, *rhs).getResult();
+      lhs = arith::MulIOp::create(b, at, *lhs, *rhs).getResult();
     else if (op == '/')
-      lhs = arith::DivSIOp::create(b, loc, *lhs, *rhs).getResult();
+      lhs = arith::DivSIOp::create(b, at, *lhs, *rhs).getResult();
     else
-      lhs = arith::RemSIOp::create(b, loc, *lhs, *rhs).getResult();
+      lhs = arith::RemSIOp::create(b, at, *lhs, *rhs).getResult();
   }
   return lhs;
 }
@@ -348,12 +391,13 @@ FailureOr<Value> FormulaParser::unary() {
   Nested level(*this);
   if (level.tooDeep())
     return tooDeep();
+  Location at = locAt(tokenStart());
   if (accept("!")) {
     FailureOr<Value> v = typed(unary(), i1, "'!'");
     if (failed(v))
       return failure();
-    Value t = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-    return arith::XOrIOp::create(b, loc, *v, t).getResult();
+    Value t = arith::ConstantOp::create(b, at, b.getBoolAttr(true));
+    return arith::XOrIOp::create(b, at, *v, t).getResult();
   }
   if (accept("-")) {
     FailureOr<Value> v = typed(unary(), i32, "'-'");
@@ -364,13 +408,12 @@ FailureOr<Value> FormulaParser::unary() {
       int64_t value = cast<IntegerAttr>(lit.getValue()).getInt();
       if (value != INT32_MIN && lit->use_empty()) {
         lit->erase();
-        return arith::ConstantOp::create(b, loc,
-                                         b.getI32IntegerAttr(-value))
+        return arith::ConstantOp::create(b, at, b.getI32IntegerAttr(-value))
             .getResult();
       }
     }
-    Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
-    return arith::SubIOp::create(b, loc, zero, *v).getResult();
+    Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
+    return arith::SubIOp::create(b, at, zero, *v).getResult();
   }
   return primary();
 }
@@ -390,7 +433,7 @@ FailureOr<Value> FormulaParser::primary() {
     int64_t v = 0;
     if (text.slice(start, pos).getAsInteger(10, v) || v > INT32_MAX)
       return fail("an integer literal must fit i32");
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
+    return arith::ConstantOp::create(b, locAt(start), b.getI32IntegerAttr(v))
         .getResult();
   }
   nameStart = pos;
@@ -417,24 +460,25 @@ FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
 }
 
 FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
+  Location at = locAt(nameStart);
   if (!symbolOnly) {
     if (Value v = locals.lookup(id))
       return v;
     if (id == "true" || id == "false")
-      return arith::ConstantOp::create(b, loc, b.getBoolAttr(id == "true"))
+      return arith::ConstantOp::create(b, at, b.getBoolAttr(id == "true"))
           .getResult();
     if (id == "i")
-      return SeqIndexOp::create(b, loc, i32).getResult();
+      return SeqIndexOp::create(b, at, i32).getResult();
     if (id == "j")
-      return RowIndexOp::create(b, loc, i32).getResult();
+      return RowIndexOp::create(b, at, i32).getResult();
     if (id == "r")
-      return RowOp::create(b, loc, i32).getResult();
+      return RowOp::create(b, at, i32).getResult();
     if (id == "col")
-      return ColIndexOp::create(b, loc, i32).getResult();
+      return ColIndexOp::create(b, at, i32).getResult();
     if (id == "n")
-      return RatioOp::create(b, loc, i32).getResult();
+      return RatioOp::create(b, at, i32).getResult();
     if (id == "N")
-      return NumSeqsOp::create(b, loc, i32).getResult();
+      return NumSeqsOp::create(b, at, i32).getResult();
   }
   FailureOr<Operation *> def = symbol(id);
   if (failed(def))
@@ -451,7 +495,7 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
     FailureOr<Type> t = checked(cfg.getType());
     if (failed(t))
       return failure();
-    return GetConfigOp::create(b, loc, *t, sym).getResult();
+    return GetConfigOp::create(b, at, *t, sym).getResult();
   }
   if (auto in = dyn_cast<InputOp>(*def)) {
     if (isa<ListType>(in.getType()))
@@ -461,13 +505,13 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
     FailureOr<Type> t = checked(in.getType());
     if (failed(t))
       return failure();
-    return GetInputOp::create(b, loc, *t, sym).getResult();
+    return GetInputOp::create(b, at, *t, sym).getResult();
   }
   if (auto f = dyn_cast<FieldOp>(*def)) {
     FailureOr<Type> t = checked(f.getElementType());
     if (failed(t))
       return failure();
-    return GetOp::create(b, loc, *t, sym).getResult();
+    return GetOp::create(b, at, *t, sym).getResult();
   }
   if (isa<PrefixSumOp>(*def))
     return fail(formatv("'{0}' is a prefix sum: read it as {0}[index] or "
@@ -477,6 +521,7 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
 }
 
 FailureOr<Value> FormulaParser::indexed(StringRef id) {
+  Location at = locAt(nameStart);
   FailureOr<Operation *> def = symbol(id);
   if (failed(def))
     return failure();
@@ -495,13 +540,13 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
     return failure();
   auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
   if (auto in = dyn_cast<InputOp>(*def); in && isa<ListType>(in.getType()))
-    return LoadOp::create(b, loc, i32, sym, *index).getResult();
+    return LoadOp::create(b, at, i32, sym, *index).getResult();
   if (auto sum = dyn_cast<PrefixSumOp>(*def))
-    return PrefixAtOp::create(b, loc, i32, sym, *index, column,
+    return PrefixAtOp::create(b, at, i32, sym, *index, column,
                               TypeAttr::get(sum.getType()))
         .getResult();
   if (auto cfg = dyn_cast<ConfigOp>(*def); cfg && isa<ListType>(cfg.getType()))
-    return ConfigAtOp::create(b, loc, i32, sym, *index).getResult();
+    return ConfigAtOp::create(b, at, i32, sym, *index).getResult();
   return fail(formatv("'{0}[...]' reads a list input, a config list or a "
                       "prefix sum; '{0}' is none of them",
                       id));
@@ -516,7 +561,7 @@ FailureOr<Operation *> FormulaParser::symbolArgument(StringRef &id) {
   return symbol(id);
 }
 
-FailureOr<Value> FormulaParser::count() {
+FailureOr<Value> FormulaParser::count(Location at) {
   StringRef id;
   FailureOr<Operation *> def = symbolArgument(id);
   if (failed(def))
@@ -534,12 +579,12 @@ FailureOr<Value> FormulaParser::count() {
   if (failed(expect(")")))
     return failure();
   auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
-  return CountOp::create(b, loc, i32, sym, args[0], args[1], args[2], args[3])
+  return CountOp::create(b, at, i32, sym, args[0], args[1], args[2], args[3])
       .getResult();
 }
 
 /// gather(X, row): rows field X at a row of the current sequence.
-FailureOr<Value> FormulaParser::gather() {
+FailureOr<Value> FormulaParser::gather(Location at) {
   StringRef id;
   FailureOr<Operation *> def = symbolArgument(id);
   if (failed(def))
@@ -553,13 +598,13 @@ FailureOr<Value> FormulaParser::gather() {
   Type type = field.getFormulaType().value_or(
       field.getBody().empty() ? Type(i32) : field.getElementType());
   auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
-  return GatherOp::create(b, loc, type, sym, *row).getResult();
+  return GatherOp::create(b, at, type, sym, *row).getResult();
 }
 
 /// `select(c, a, b)`: arith.select, both sides computed (where they
 /// cannot fail, a GPU column loop reads a select better than a branch;
 /// `c ? a : b` runs only the side taken).
-FailureOr<Value> FormulaParser::select() {
+FailureOr<Value> FormulaParser::select(Location at) {
   FailureOr<Value> c = typed(ternary(), i1, "select()'s first argument");
   if (failed(c) || failed(expect(",")))
     return failure();
@@ -570,26 +615,27 @@ FailureOr<Value> FormulaParser::select() {
                                                       "argument, as its second,");
   if (failed(y) || failed(expect(")")))
     return failure();
-  return arith::SelectOp::create(b, loc, *c, *x, *y).getResult();
+  return arith::SelectOp::create(b, at, *c, *x, *y).getResult();
 }
 
 /// `int(c)`: a condition as 1 or 0 (arith.extui), to count what holds.
-FailureOr<Value> FormulaParser::toInt() {
+FailureOr<Value> FormulaParser::toInt(Location at) {
   FailureOr<Value> c = typed(ternary(), i1, "int()");
   if (failed(c) || failed(expect(")")))
     return failure();
-  return arith::ExtUIOp::create(b, loc, i32, *c).getResult();
+  return arith::ExtUIOp::create(b, at, i32, *c).getResult();
 }
 
 FailureOr<Value> FormulaParser::call(StringRef fn) {
+  Location at = locAt(nameStart);
   if (fn == "count")
-    return count();
+    return count(at);
   if (fn == "select")
-    return select();
+    return select(at);
   if (fn == "int")
-    return toInt();
+    return toInt(at);
   if (fn == "gather")
-    return gather();
+    return gather(at);
   // Arguments: symbols for the symbol functions, values for the rest.
   static const llvm::StringMap<unsigned> symbolFns = {
       {"len", 0},    {"total", 0},  {"ratio_min", 0}, {"ratio_count", 0},
@@ -612,22 +658,22 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
       return failure();
     auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
     if (fn == "len" && isa<ConfigOp>(*def))
-      return ConfigLenOp::create(b, loc, i32, sym).getResult();
+      return ConfigLenOp::create(b, at, i32, sym).getResult();
     if (fn == "len")
-      return LengthOp::create(b, loc, i32, sym).getResult();
+      return LengthOp::create(b, at, i32, sym).getResult();
     if (fn == "total")
-      return PrefixTotalOp::create(b, loc, i32, sym, column).getResult();
+      return PrefixTotalOp::create(b, at, i32, sym, column).getResult();
     if (fn == "ratio_min")
-      return RatioMinOp::create(b, loc, i32, sym).getResult();
+      return RatioMinOp::create(b, at, i32, sym).getResult();
     if (fn == "ratio_count")
-      return RatioCountOp::create(b, loc, i32, sym).getResult();
+      return RatioCountOp::create(b, at, i32, sym).getResult();
     Reduction kind = fn == "sum_of"   ? Reduction::sum
                      : fn == "max_of" ? Reduction::max
                                       : Reduction::min;
     // The field's own type: an i1 field's maximum is "any", its minimum
     // "all".
     auto field = dyn_cast<FieldOp>(*def);
-    return ReduceOp::create(b, loc, field ? field.getElementType() : i32,
+    return ReduceOp::create(b, at, field ? field.getElementType() : i32,
                             ReductionAttr::get(b.getContext(), kind), sym)
         .getResult();
   }
@@ -652,27 +698,27 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     if (failed(arity(2)))
       return failure();
     if (fn == "min")
-      return arith::MinSIOp::create(b, loc, args[0], args[1]).getResult();
+      return arith::MinSIOp::create(b, at, args[0], args[1]).getResult();
     if (fn == "max")
-      return arith::MaxSIOp::create(b, loc, args[0], args[1]).getResult();
+      return arith::MaxSIOp::create(b, at, args[0], args[1]).getResult();
     if (fn == "floordiv")
-      return arith::FloorDivSIOp::create(b, loc, args[0], args[1]).getResult();
-    return arith::CeilDivSIOp::create(b, loc, args[0], args[1]).getResult();
+      return arith::FloorDivSIOp::create(b, at, args[0], args[1]).getResult();
+    return arith::CeilDivSIOp::create(b, at, args[0], args[1]).getResult();
   }
   if (fn == "clamp") {
     if (failed(arity(3)))
       return failure();
-    return ClampOp::create(b, loc, i32, args[0], args[1], args[2]).getResult();
+    return ClampOp::create(b, at, i32, args[0], args[1], args[2]).getResult();
   }
   if (auto def = dyn_cast_or_null<FormulaDefOp>(
           lookupSymbol(owner->getParentOfType<SpecOp>(), b.getStringAttr(fn))))
-    return inlineCall(*this, def, args);
+    return inlineCall(*this, def, args, at);
   return fail(formatv("unknown function '{0}'", fn));
 }
 
 /// Builds `owner`'s `body` from `text`; on failure leaves it empty.
 static LogicalResult expand(Operation *owner, Region &body, StringRef text,
-                            Type want) {
+                            LocationAttr textLoc, Type want) {
   // Names resolve in the enclosing spec: a formula outside one reads none.
   if (!owner->getParentOfType<SpecOp>())
     return owner->emitOpError(
@@ -680,7 +726,7 @@ static LogicalResult expand(Operation *owner, Region &body, StringRef text,
         "the spec");
   Block *block = new Block();
   body.push_back(block);
-  FormulaParser parser(owner, text);
+  FormulaParser parser(owner, text, textLoc);
   if (succeeded(parser.run(block, want)))
     return success();
   body.getBlocks().clear();
@@ -690,18 +736,22 @@ static LogicalResult expand(Operation *owner, Region &body, StringRef text,
 LogicalResult imeta::expandCompactFormula(FieldOp field) {
   Type want =
       field.getFormulaType().value_or(IntegerType::get(field.getContext(), 32));
-  if (failed(expand(field, field.getBody(), *field.getFormula(), want)))
+  if (failed(expand(field, field.getBody(), *field.getFormula(),
+                    field.getFormulaLocAttr(), want)))
     return failure();
   field.removeFormulaAttr();
   field.removeFormulaTypeAttr();
+  field.removeFormulaLocAttr();
   return success();
 }
 
 LogicalResult imeta::expandCompactFormula(RequireOp rule) {
   if (failed(expand(rule, rule.getBody(), *rule.getFormula(),
+                    rule.getFormulaLocAttr(),
                     IntegerType::get(rule.getContext(), 1))))
     return failure();
   rule.removeFormulaAttr();
+  rule.removeFormulaLocAttr();
   return success();
 }
 

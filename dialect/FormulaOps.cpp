@@ -27,15 +27,33 @@ LogicalResult FormulaInterpreter::failWith(int32_t kind, Operation *op,
       overflowSuffix()));
 }
 
+/// `loc` as FILE:LINE:COL, a sub-formula's op's as its place in the
+/// sub-formula ", called from" where the formula calls it; false where
+/// `loc` has no file position.
+static bool printPosition(llvm::raw_ostream &os, Location loc) {
+  // The spec file's name without its directory: the same words wherever
+  // the tool ran from, and no build machine's path in generated code.
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    os << llvm::sys::path::filename(file.getFilename().getValue()) << ":"
+       << file.getLine() << ":" << file.getColumn();
+    return true;
+  }
+  auto call = dyn_cast<CallSiteLoc>(loc);
+  if (!call || !printPosition(os, call.getCallee()))
+    return false;
+  std::string caller;
+  llvm::raw_string_ostream callerOs(caller);
+  if (printPosition(callerOs, call.getCaller()))
+    os << ", called from " << caller;
+  return true;
+}
+
 std::string FormulaInterpreter::locationOf(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  // The spec file's name without its directory: the same words wherever
-  // the tool ran from, and no build machine's path in generated code.
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
-    os << " at " << llvm::sys::path::filename(loc.getFilename().getValue())
-       << ":" << loc.getLine() << ":" << loc.getColumn();
-  return text;
+  if (!printPosition(os, op->getLoc()))
+    return "";
+  return " at " + text;
 }
 
 LogicalResult SeqIndexOp::evaluate(FormulaInterpreter &in) {

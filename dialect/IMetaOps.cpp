@@ -36,6 +36,23 @@ static void printPathBases(OpAsmPrinter &p, Operation *, ArrayAttr bases) {
   llvm::interleaveComma(bases, p);
 }
 
+/// `= "FORMULA"` of a compact field or rule: the string, and where it
+/// starts in the source (its errors and expanded ops point into it).
+static ParseResult parseFormula(OpAsmParser &parser, StringAttr &formula,
+                                LocationAttr &loc) {
+  loc = parser.getEncodedSourceLoc(parser.getCurrentLocation());
+  std::string text;
+  if (parser.parseString(&text))
+    return failure();
+  formula = parser.getBuilder().getStringAttr(text);
+  return success();
+}
+
+static void printFormula(OpAsmPrinter &p, Operation *, StringAttr formula,
+                         LocationAttr) {
+  p.printAttributeWithoutType(formula);
+}
+
 #define GET_OP_CLASSES
 #include "dialect/IMetaOps.cpp.inc"
 
@@ -1166,9 +1183,14 @@ ParseResult FormulaDefOp::parse(OpAsmParser &parser, OperationState &result) {
             params.push_back(parser.getBuilder().getStringAttr(param));
             return success();
           }) ||
-      parser.parseEqual() || parser.parseString(&text) ||
+      parser.parseEqual())
+    return failure();
+  // Where the text starts: its errors and ops point into it.
+  Location textLoc = parser.getEncodedSourceLoc(parser.getCurrentLocation());
+  if (parser.parseString(&text) ||
       parser.parseOptionalAttrDict(result.attributes))
     return failure();
+  result.addAttribute(getTextLocAttrName(result.name), LocationAttr(textLoc));
   result.addAttribute(getParamsAttrName(result.name),
                       parser.getBuilder().getArrayAttr(params));
   result.addAttribute(getTextAttrName(result.name),
@@ -1185,7 +1207,7 @@ void FormulaDefOp::print(OpAsmPrinter &p) {
   p.printString(getText());
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {getSymNameAttrName(), getParamsAttrName(),
-                           getTextAttrName()});
+                           getTextAttrName(), getTextLocAttrName()});
 }
 
 LogicalResult FormulaDefOp::verify() {

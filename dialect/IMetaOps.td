@@ -215,12 +215,13 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
                        OptionalAttr<FlatSymbolRefAttr>:$cols,
                        OptionalAttr<FlatSymbolRefAttr>:$live,
                        OptionalAttr<StrAttr>:$formula,
-                       OptionalAttr<TypeAttr>:$formula_type);
+                       OptionalAttr<TypeAttr>:$formula_type,
+                       OptionalAttr<LocationAttr>:$formula_loc);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
     $sym_name $domain (`(` $count^ `)`)? (`over` $ratios^)?
     (`cols` `(` $cols^ `)`)? (`live` `(` $live^ `)`)?
-    (`=` $formula^ (`:` $formula_type^)?)?
+    (`=` custom<Formula>($formula, $formula_loc)^ (`:` $formula_type^)?)?
     attr-dict-with-keyword ($body^)?
   }];
   let hasVerifier = 1;
@@ -248,7 +249,7 @@ def IMeta_FormulaDefOp : IMeta_Op<"formula", [Symbol, HasParent<"SpecOp">]> {
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrArrayAttr:$params,
-                       StrAttr:$text);
+                       StrAttr:$text, OptionalAttr<LocationAttr>:$text_loc);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
@@ -300,10 +301,12 @@ def IMeta_RequireOp : IMeta_Op<"require", [IsolatedFromAbove,
   }];
   let arguments = (ins StrAttr:$rule, StrAttr:$message, IMeta_Domain:$domain,
                        OptionalAttr<FlatSymbolRefAttr>:$ratios,
-                       OptionalAttr<StrAttr>:$formula);
+                       OptionalAttr<StrAttr>:$formula,
+                       OptionalAttr<LocationAttr>:$formula_loc);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    $rule $message $domain (`over` $ratios^)? (`=` $formula^)?
+    $rule $message $domain (`over` $ratios^)?
+    (`=` custom<Formula>($formula, $formula_loc)^)?
     attr-dict-with-keyword ($body^)?
   }];
   let hasVerifier = 1;

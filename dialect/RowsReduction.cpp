@@ -149,7 +149,8 @@ FieldOp RowsReductionExpander::perSequenceField(ReduceOp reduce,
   auto field = FieldOp::create(
       b, loc, b.getStringAttr(name), DomainAttr::get(ctx, Domain::seq),
       /*count=*/nullptr, source.getRatiosAttr(), /*cols=*/nullptr,
-      /*live=*/nullptr, /*formula=*/nullptr, /*formula_type=*/nullptr);
+      /*live=*/nullptr, /*formula=*/nullptr, /*formula_type=*/nullptr,
+      /*formula_loc=*/nullptr);
   b.setInsertionPointToStart(&field.getBody().emplaceBlock());
   Type type = reduce.getType();
   Reduction kind = reduce.getKind();

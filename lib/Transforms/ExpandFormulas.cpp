@@ -3,8 +3,11 @@
 #include "dialect/CompactFormula.h"
 #include "lib/Transforms/Passes.h"
 
+#include "mlir/IR/Verifier.h"
+
 namespace imeta {
 #define GEN_PASS_DEF_EXPANDFORMULAS
+#define GEN_PASS_DEF_CHECKFORMULAS
 #include "lib/Transforms/Passes.h.inc"
 } // namespace imeta
 
@@ -18,6 +21,24 @@ struct ExpandFormulasPass
     // The pass manager verifies the expanded ops after the pass.
     if (failed(expandCompactFormulas(getOperation())))
       signalPassFailure();
+  }
+};
+
+struct CheckFormulasPass : imeta::impl::CheckFormulasBase<CheckFormulasPass> {
+  void runOnOperation() override {
+    bool compact = false;
+    getOperation()->walk([&](Operation *op) {
+      auto field = dyn_cast<FieldOp>(op);
+      auto rule = dyn_cast<RequireOp>(op);
+      compact |= (field && field.getFormula()) || (rule && rule.getFormula());
+    });
+    if (!compact)
+      return markAllAnalysesPreserved();
+    // A copy, expanded and verified, then dropped.
+    OwningOpRef<SpecOp> copy(getOperation().clone());
+    if (failed(expandCompactFormulas(*copy)) || failed(verify(*copy)))
+      signalPassFailure();
+    markAllAnalysesPreserved();
   }
 };
 } // namespace

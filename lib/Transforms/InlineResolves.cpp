@@ -214,7 +214,7 @@ addBoundsRule(SpecOp spec, PathOp path,
       std::string name = freshName(spec, (in.getSymName() + suffix).str());
       FieldOp::create(b, in.getLoc(), b.getStringAttr(name),
                       DomainAttr::get(ctx, domain), count, nullptr, nullptr,
-                      nullptr, b.getStringAttr(formula), nullptr);
+                      nullptr, b.getStringAttr(formula), nullptr, nullptr);
       return name;
     };
     std::string low = addField(
@@ -239,7 +239,7 @@ addBoundsRule(SpecOp spec, PathOp path,
       in, path.getLoc(), in.getStringAttr("bounds"),
       in.getStringAttr("the resolved inputs' minimums"),
       DomainAttr::get(ctx, Domain::seq), nullptr,
-      in.getStringAttr(llvm::join(holds, " && ")));
+      in.getStringAttr(llvm::join(holds, " && ")), /*formula_loc=*/nullptr);
   rule->setAttr(kResolvedBoundsAttr, in.getArrayAttr(checks));
   return rule;
 }

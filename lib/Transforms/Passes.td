@@ -28,6 +28,17 @@ def ExpandFormulas : Pass<"imeta-expand-formulas", "::imeta::SpecOp"> {
   }];
 }
 
+def CheckFormulas : Pass<"imeta-check-formulas", "::imeta::SpecOp"> {
+  let summary = "Report what imeta-expand-formulas would, changing nothing";
+  let description = [{
+    Expands the compact formulas of a copy of the spec and verifies the
+    copy: a formula that does not parse, names nothing or builds ops that
+    do not verify is an error at its column, as the tools report it. The
+    spec itself is left as it is. imeta-opt runs it before any pipeline,
+    so a spec is checked whole without a flag.
+  }];
+}
+
 def SplitResolves : Pass<"imeta-split-resolves", "::imeta::SpecOp"> {
   let summary = "Give each path that resolves inputs a first stage path";
   let description = [{

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialect/IMetaDialect.h"
+#include "dialect/IMetaOps.h"
 #include "dialect/SpecFile.h"
 #include "lib/Transforms/Passes.h"
 #include "test/lib/TestPasses.h"
@@ -16,6 +17,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/SourceMgr.h"
 
 int main(int argc, char **argv) {
@@ -29,6 +31,13 @@ int main(int argc, char **argv) {
   mlir::registerCSEPass();
   imeta::registerIMetaPasses();
   imeta::test::registerTestPasses();
+  // A diagnostic names its op by its location, not by a dump of the IR
+  // (--mlir-print-op-on-diagnostic=true brings the dump back).
+  std::vector<char *> args(argv, argv + argc);
+  std::string quiet = "--mlir-print-op-on-diagnostic=false";
+  args.insert(args.begin() + 1, quiet.data());
+  argc = int(args.size());
+  argv = args.data();
   auto [input, output] = mlir::registerAndParseCLIOptions(
       argc, argv, "imeta spec optimizer driver\n", registry);
   // Text nested too deep for MLIR's parser is refused before it parses.
@@ -48,6 +57,32 @@ int main(int argc, char **argv) {
   }
   // (Reading standard input twice finds it empty: a spec piped in is not
   // checked here; imeta-gen and imeta-run check every spec.)
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, input, output, registry));
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, input, output, registry));
+  // Every pipeline starts by checking the compact formulas (changing
+  // nothing): a spec whose formula does not parse is an error without a
+  // flag, as in imeta-gen and imeta-run.
+  mlir::MlirOptMainConfig pipeline = config;
+  config.setPassPipelineSetupFn([pipeline](mlir::PassManager &pm) {
+    pm.addNestedPass<imeta::SpecOp>(imeta::createCheckFormulas());
+    return pipeline.setupPassPipeline(pm);
+  });
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry,
+                                     config)))
+    return 1;
+  out->keep();
+  return 0;
 }
