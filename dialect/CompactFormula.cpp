@@ -1,6 +1,7 @@
 //===- CompactFormula.cpp - a field's formula as one expression -----------===//
 
 #include "dialect/CompactFormula.h"
+#include "dialect/CompactSyntax.h"
 #include "dialect/GatherExpansion.h"
 #include "dialect/IMetaSymbols.h"
 #include "dialect/RowsReduction.h"
@@ -134,6 +135,14 @@ private:
   FailureOr<Value> indexed(StringRef name);
   FailureOr<Value> typed(FailureOr<Value> v, Type type, StringRef what);
   FailureOr<Operation *> symbol(StringRef name);
+  /// Fails, in the formula's words, where point name `id` has no meaning
+  /// in the owner (`j` in a seq field) or a spec symbol has its name.
+  LogicalResult checkPoint(StringRef id, const syntax::BuiltinName &b);
+  /// Fails where `fn`, a built-in reading a symbol, cannot read `def`.
+  LogicalResult checkSymbolFunction(StringRef fn, StringRef id,
+                                    Operation *def);
+  /// The owner as a formula's errors name it ("field @a, a seq field").
+  std::string ownerText() const;
 
   Operation *owner;
   StringRef text;
@@ -334,13 +343,28 @@ FailureOr<Value> FormulaParser::comparison() {
   static const std::pair<StringRef, P> ops[] = {{"<=", P::sle}, {">=", P::sge},
                                                 {"==", P::eq},  {"!=", P::ne},
                                                 {"<", P::slt},  {">", P::sgt}};
-  Location at = locAt(tokenStart());
+  const size_t opAt = tokenStart();
+  Location at = locAt(opAt);
   for (auto [tok, pred] : ops) {
     if (!accept(tok))
       continue;
-    FailureOr<Value> rhs = typed(additive(), i32, formatv("'{0}'", tok).str());
-    if (failed(typed(lhs, i32, formatv("'{0}'", tok).str())) || failed(rhs))
+    FailureOr<Value> rhs = additive();
+    if (failed(rhs))
       return failure();
+    // Numbers compare every way; conditions compare equal or not.
+    bool equality = pred == P::eq || pred == P::ne;
+    if (lhs->getType() != rhs->getType() ||
+        (lhs->getType() == i1 && !equality))
+      pos = opAt; // the error's column: the operator's
+    if (lhs->getType() != rhs->getType())
+      return fail(formatv("'{0}' compares two numbers{1}; this compares a "
+                          "condition with a number (int(c) is a condition's "
+                          "1 or 0)",
+                          tok, equality ? " or two conditions" : ""));
+    if (lhs->getType() == i1 && !equality)
+      return fail(formatv("'{0}' orders numbers; conditions compare with == "
+                          "and !=",
+                          tok));
     return arith::CmpIOp::create(b, at, pred, *lhs, *rhs).getResult();
   }
   return lhs;
@@ -459,11 +483,125 @@ FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
   return def;
 }
 
+/// What a spec symbol is, in a formula's words.
+static std::string kindOf(Operation *def) {
+  if (auto cfg = dyn_cast<ConfigOp>(def))
+    return isa<ListType>(cfg.getType()) ? "a config list" : "a config parameter";
+  if (auto in = dyn_cast<InputOp>(def))
+    return isa<ListType>(in.getType()) ? "a list input" : "an input";
+  if (auto field = dyn_cast<FieldOp>(def))
+    return (Twine("a ") + stringifyDomain(field.getDomain()) + " field").str();
+  if (isa<PrefixSumOp>(def))
+    return "a prefix sum";
+  if (isa<RatiosOp, RatioUnionOp>(def))
+    return "a ratio set";
+  if (isa<FormulaDefOp>(def))
+    return "a sub-formula";
+  return "a " + def->getName().stripDialect().str();
+}
+
+std::string FormulaParser::ownerText() const {
+  if (auto field = dyn_cast<FieldOp>(owner))
+    return formatv("field @{0} is {1}", field.getSymName(),
+                   kindOf(field))
+        .str();
+  auto rule = cast<RequireOp>(owner);
+  return formatv("rule '{0}' is checked {1}", rule.getRule(),
+                 rule.getDomain() == Domain::seq ? "per sequence"
+                                                 : "once for the batch")
+      .str();
+}
+
+LogicalResult FormulaParser::checkPoint(StringRef id,
+                                        const syntax::BuiltinName &builtin) {
+  // An error's column is the name's.
+  const size_t after = pos;
+  pos = nameStart;
+  if (Operation *clash = lookupSymbol(owner->getParentOfType<SpecOp>(),
+                                      b.getStringAttr(id)))
+    return fail(formatv("'{0}' is {1} here, and the spec also names {2} "
+                        "@{0}: write @{0} for the symbol, or rename it",
+                        id, builtin.meaning, kindOf(clash)));
+  Domain domain = Domain::scalar;
+  bool hasCols = false, hasRatios = false;
+  if (auto field = dyn_cast<FieldOp>(owner)) {
+    domain = field.getDomain();
+    hasCols = bool(field.getColsAttr());
+    hasRatios = bool(field.getRatiosAttr());
+  } else if (auto rule = dyn_cast<RequireOp>(owner)) {
+    domain = rule.getDomain();
+    hasRatios = bool(rule.getRatiosAttr());
+  }
+  auto refuse = [&](StringRef why) {
+    return fail(formatv("'{0}' is {1}, {2}; {3}", id, builtin.meaning, why,
+                        ownerText()));
+  };
+  if (id == "i" && domain == Domain::scalar)
+    return refuse("and a scalar is computed once for the batch");
+  if ((id == "j" || id == "r") && domain != Domain::rows)
+    return refuse("and only a rows field (`rows(@count)`) has rows");
+  if (id == "col" && !hasCols)
+    return refuse("and only a field with `cols(@width)` has columns");
+  if (id == "n" && !hasRatios)
+    return refuse("and only a field or rule `over` a ratio set has buckets");
+  pos = after;
+  return success();
+}
+
+LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
+                                                 Operation *def) {
+  if (fn == "sum_of" || fn == "max_of" || fn == "min_of") {
+    if (isa<FieldOp>(def))
+      return success();
+    if (auto in = dyn_cast<InputOp>(def); in && !isa<ListType>(in.getType()))
+      return fail(formatv("{0}() reduces a field; '{1}' is an input: define "
+                          "`imeta.field @x seq = \"{1}\"` and reduce that, "
+                          "{0}(x)",
+                          fn, id));
+    if (isa<PrefixSumOp>(def))
+      return fail(formatv("{0}() reduces a field; '{1}' is a prefix sum: "
+                          "reduce its source field, or read total({1})",
+                          fn, id));
+    return fail(formatv("{0}() reduces a field; '{1}' is {2}", fn, id,
+                        kindOf(def)));
+  }
+  if (fn == "total") {
+    if (isa<PrefixSumOp>(def))
+      return success();
+    if (isa<FieldOp>(def))
+      return fail(formatv("total() reads a prefix sum; '{0}' is a field: "
+                          "sum it with sum_of({0}), or define "
+                          "`imeta.prefix_sum @cu = @{0} : "
+                          "!imeta.prefix<exclusive>` and read total(cu)",
+                          id));
+    return fail(formatv("total() reads a prefix sum; '{0}' is {1}", id,
+                        kindOf(def)));
+  }
+  if (fn == "len") {
+    auto in = dyn_cast<InputOp>(def);
+    auto cfg = dyn_cast<ConfigOp>(def);
+    if ((in && isa<ListType>(in.getType())) ||
+        (cfg && isa<ListType>(cfg.getType())))
+      return success();
+    return fail(formatv("len() is the length of a list input or config "
+                        "list; '{0}' is {1}",
+                        id, kindOf(def)));
+  }
+  // ratio_min, ratio_count
+  if (isa<RatiosOp, RatioUnionOp>(def))
+    return success();
+  return fail(formatv("{0}() reads a ratio set; '{1}' is {2}", fn, id,
+                      kindOf(def)));
+}
+
 FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   Location at = locAt(nameStart);
   if (!symbolOnly) {
     if (Value v = locals.lookup(id))
       return v;
+    if (const syntax::BuiltinName *builtin = syntax::pointName(id))
+      if (failed(checkPoint(id, *builtin)))
+        return failure();
     if (id == "true" || id == "false")
       return arith::ConstantOp::create(b, at, b.getBoolAttr(id == "true"))
           .getResult();
@@ -641,6 +779,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
       {"len", 0},    {"total", 0},  {"ratio_min", 0}, {"ratio_count", 0},
       {"sum_of", 0}, {"max_of", 0}, {"min_of", 0}};
   if (symbolFns.count(fn)) {
+    const size_t argStart = tokenStart();
     accept("@");
     StringRef id = identifier();
     // total(cu, column): a sum per column's.
@@ -653,9 +792,15 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     }
     if (id.empty() || failed(expect(")")))
       return fail(formatv("{0}() takes one name", fn));
+    nameStart = argStart; // the column of an error about the name
     FailureOr<Operation *> def = symbol(id);
     if (failed(def))
       return failure();
+    const size_t after = pos;
+    pos = argStart; // an error's column is the argument's
+    if (failed(checkSymbolFunction(fn, id, *def)))
+      return failure();
+    pos = after;
     auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
     if (fn == "len" && isa<ConfigOp>(*def))
       return ConfigLenOp::create(b, at, i32, sym).getResult();

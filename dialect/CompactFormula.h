@@ -31,9 +31,16 @@
 //
 // A field's value may be a row of K values, `a, b, c` (`[X, K]`).
 //
-// A binding or builtin name hides a symbol of the same name; `@name`
-// always means the symbol. The value is i32 unless the field declares
-// `: i1` (a comparison) after the string.
+// Numbers compare with `< <= > >= == !=`, conditions with `==` and `!=`.
+// A local binding hides a symbol of the same name; `@name` always means
+// the symbol. A built-in name read bare (`n`) where the spec also has a
+// symbol of that name is an error: write `@n` (dialect/CompactSyntax.h
+// lists the built-ins). The value is i32 unless the field declares `: i1`
+// (a comparison) after the string.
+//
+// Errors and the ops a formula builds are located at their column in the
+// formula's text (a sub-formula's, called from where the caller calls it),
+// so a failure at run time names the subexpression that failed.
 //
 //===----------------------------------------------------------------------===//
 

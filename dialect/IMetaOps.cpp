@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialect/CompactSyntax.h"
 #include "dialect/IMetaOps.h"
 #include "dialect/IMetaSymbols.h"
 
@@ -1211,6 +1212,11 @@ void FormulaDefOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult FormulaDefOp::verify() {
+  if (syntax::isFunctionName(getSymName()))
+    return emitOpError("sub-formula '")
+           << getSymName()
+           << "' has the name of a built-in function of compact formulas ("
+           << getSymName() << "(...)); choose another";
   llvm::StringSet<> seen;
   for (StringRef param : getParams().getAsValueRange<StringAttr>())
     if (!seen.insert(param).second)

@@ -84,13 +84,109 @@ imeta.spec @s {
 
 // -----
 
-// The expanded ops are verified as any: the row index in a seq field.
+// A point name where the point has no such part, in the formula's words.
 imeta.spec @s {
   imeta.input @len : i32
+  // expected-error @below {{column 7: 'j' is the row within the sequence, and only a rows field (`rows(@count)`) has rows; field @f is a seq field in "len + j"}}
   imeta.field @f seq = "len + j"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
-// expected-error@-3 {{'imeta.row_index' op is only valid in a 'rows' domain}}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{column 1: 'i' is the sequence, and a scalar is computed once for the batch; field @f is a scalar field}}
+  imeta.field @f scalar = "i"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{column 1: 'col' is the column, and only a field with `cols(@width)` has columns; field @f is a seq field}}
+  imeta.field @f seq = "col"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @len : i32
+  // expected-error @below {{column 12: 'n' is the bucket's ratio, and only a field or rule `over` a ratio set has buckets; rule 'R' is checked per sequence}}
+  imeta.require "R" "m" seq = "len > 0 && n > 0"
+  imeta.field @f seq = "len"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+// A spec symbol named like a built-in is never hidden by it.
+imeta.spec @s {
+  imeta.ratios @set
+  imeta.config @n : i32
+  // expected-error @below {{column 5: 'n' is the bucket's ratio here, and the spec also names a config parameter @n: write @n for the symbol, or rename it}}
+  imeta.field @f seq over @set = "1 + n"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+// What a reduction, total() and len() read, in the formula's words.
+imeta.spec @s {
+  imeta.input @seq_len : i32
+  // expected-error @below {{column 8: max_of() reduces a field; 'seq_len' is an input: define `imeta.field @x seq = "seq_len"` and reduce that, max_of(x)}}
+  imeta.field @m scalar = "max_of(seq_len)"
+  imeta.path @p target(cpu) { imeta.output "m" = @m }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @seq_len : i32
+  imeta.field @q seq = "seq_len"
+  // expected-error @below {{column 7: total() reads a prefix sum; 'q' is a field: sum it with sum_of(q), or define `imeta.prefix_sum @cu = @q : !imeta.prefix<exclusive>` and read total(cu)}}
+  imeta.field @t scalar = "total(q)"
+  imeta.path @p target(cpu) { imeta.output "t" = @t }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @seq_len : i32
+  // expected-error @below {{column 5: len() is the length of a list input or config list; 'seq_len' is an input}}
+  imeta.field @l seq = "len(seq_len)"
+  imeta.path @p target(cpu) { imeta.output "l" = @l }
+}
+
+// -----
+
+// Conditions compare equal or not; a condition and a number do not compare.
+imeta.spec @s {
+  imeta.input @a : i32
+  // expected-error @below {{column 9: '<' orders numbers; conditions compare with == and !=}}
+  imeta.field @f seq = "(a > 0) < (a > 1)" : i1
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @a : i32
+  // expected-error @below {{column 9: '==' compares two numbers or two conditions; this compares a condition with a number (int(c) is a condition's 1 or 0)}}
+  imeta.field @f seq = "(a > 0) == 1" : i1
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+// A sub-formula named like a built-in function could never be called.
+imeta.spec @s {
+  // expected-error @below {{sub-formula 'max' has the name of a built-in function of compact formulas (max(...)); choose another}}
+  imeta.formula @max(p) = "p"
+  imeta.input @a : i32
+  imeta.field @f seq = "a"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
 
 // -----
 

@@ -62,8 +62,7 @@ imeta.spec @branch {
 
 // -----
 
-// Functions, prefix sums, reductions, the ratio, and `@name` for a symbol
-// a builtin hides.
+// Functions, prefix sums, reductions, the ratio, and `@name` for a symbol.
 // CHECK-LABEL: imeta.spec @functions
 // CHECK: imeta.field @f seq over @set {
 // CHECK: arith.minsi
@@ -74,7 +73,7 @@ imeta.spec @branch {
 // CHECK: imeta.prefix_at @cu[%{{.*}}] : !imeta.prefix<exclusive> -> i32
 // CHECK: imeta.prefix_total @cu : i32
 // CHECK: imeta.ratio : i32
-// CHECK: imeta.get @n : i32
+// CHECK: imeta.get @two : i32
 // CHECK: imeta.ratio_min @set : i32
 // CHECK: imeta.ratio_count @set : i32
 // CHECK: imeta.field @top scalar {
@@ -83,14 +82,27 @@ imeta.spec @functions {
   imeta.ratios @set
   imeta.input @len : i32 {min = 1 : i64}
   imeta.field @q seq = "len"
-  imeta.field @n seq = "2"
+  imeta.field @two seq = "2"
   imeta.prefix_sum @cu = @q : !imeta.prefix<exclusive>
-  imeta.field @f seq over @set = "a = min(q, 3) + max(q, 1) + clamp(q, 0, 9); b = ceildiv(q, 2) + floordiv(q, 2); c = cu[i] + total(cu); a + b + c + n + @n + ratio_min(set) + ratio_count(set)"
+  imeta.field @f seq over @set = "a = min(q, 3) + max(q, 1) + clamp(q, 0, 9); b = ceildiv(q, 2) + floordiv(q, 2); c = cu[i] + total(cu); a + b + c + n + @two + ratio_min(set) + ratio_count(set)"
   imeta.field @top scalar = "max_of(q)"
   imeta.path @p target(cpu) {
     imeta.output "f" = @f
     imeta.output "top" = @top
   }
+}
+
+// -----
+
+// A symbol named like a built-in is read as `@name` (bare, it is an error:
+// imeta-expand-formulas-errors.mlir).
+// CHECK-LABEL: imeta.spec @builtin_named
+// CHECK: imeta.field @g seq {
+// CHECK-NEXT: imeta.get @n : i32
+imeta.spec @builtin_named {
+  imeta.field @n seq = "2"
+  imeta.field @g seq = "@n + 1"
+  imeta.path @p target(cpu) { imeta.output "g" = @g }
 }
 
 // -----
