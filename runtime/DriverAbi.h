@@ -47,9 +47,11 @@ struct imeta_value {
 /// array with a count above 0 are errors (1). No exception leaves the call
 /// (running out of memory is the error "driver: out of memory"). Not
 /// reentrant: one call at a time per loaded driver.
-/// `capacity`: rows per bucket of every output buffer, at least the rows
-/// it needs (0: exactly those); an output with a declared fill prints its
-/// rows up to the capacity, those past the live ones its fill.
+/// `capacity`: rows per bucket of every output buffer (0: exactly the rows
+/// each needs); an output with a declared fill prints its rows up to the
+/// capacity, those past the live ones its fill. An output that needs more
+/// rows than a positive capacity is refused with 3 (the request, not the
+/// batch, is at fault).
 int imeta_driver_run(const char *path, int32_t num_seqs,
                      const imeta_value *config, int num_config,
                      const imeta_value *inputs, int num_inputs, int gpu,

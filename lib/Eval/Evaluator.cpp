@@ -1,6 +1,7 @@
 //===- Evaluator.cpp - the reference evaluator of a spec ------------------===//
 
 #include "lib/Eval/Evaluator.h"
+#include "dialect/FailureText.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Eval/Formula.h"
 #include "lib/Support/PostOrder.h"
@@ -56,9 +57,13 @@ llvm::ArrayRef<int64_t> Evaluator::ratios(FlatSymbolRefAttr set) {
   return ratioCache[set] = std::move(values);
 }
 
-/// Describes the bucket of a field for messages: "" or " (ratio 4)".
-static std::string bucketText(int64_t ratio) {
-  return ratio ? formatv(" (ratio {0})", ratio).str() : std::string();
+/// Describes the bucket of `def` for messages: "" or " (bucket 4 of
+/// 'ca_ratios')".
+static std::string bucketText(Operation *def, int64_t ratio) {
+  FlatSymbolRefAttr set = getRatios(def);
+  if (!set)
+    return "";
+  return " (" + text::imeta_bucket_text(set.getValue().str(), ratio) + ")";
 }
 
 llvm::Expected<const FieldValue *> Evaluator::evaluate(Operation *def,
@@ -127,7 +132,7 @@ llvm::Expected<const FieldValue *> Evaluator::evaluateOne(Operation *def,
         llvm::toString(within(std::move(err),
                               "field '" +
                                   SymbolTable::getSymbolName(def).getValue() +
-                                  "'" + bucketText(ratio)));
+                                  "'" + bucketText(def, ratio)));
     failures[key] = text;
     return llvm::make_error<ReadFailure>(std::move(text));
   }
@@ -328,7 +333,9 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
       if (p.seq >= 0)
         where += formatv("sequence {0}: ", i).str();
       if (ratio)
-        where += formatv("ratio {0}: ", ratio).str();
+        where += text::imeta_bucket_text(rule.getRatiosAttr().getValue().str(),
+                                         ratio) +
+                 ": ";
       where += (rule.getRule() + ": " + rule.getMessage()).str();
       if (err)
         return during(std::move(err), where + ": cannot be checked");

@@ -833,8 +833,7 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
                             ? "\"sequence \" + std::to_string(i) + \": \""
                             : "std::string()";
     if (FlatSymbolRefAttr set = rule.getRatiosAttr())
-      where += formatv(" + \"ratio \" + std::to_string(c.set[{0}][a]) + "
-                       "\": \"",
+      where += formatv(" + bucket_words({0}, int32_t(a), c.set) + \": \"",
                        st.setId(set))
                    .str();
     cs.line("  if (rec.kind != kNone) return {0} + \"{1}: cannot be "

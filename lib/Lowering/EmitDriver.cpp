@@ -30,6 +30,7 @@ void DriverEmitter::emit(CodeStream &cs) {
           "(void)gpu;");
   cs.line("  g_json.clear();");
   cs.line("  g_capacity = capacity;");
+  cs.line("  g_over_capacity = false;");
   cs.line("  g_error.clear();");
   cs.line("  Inputs in;");
   cs.line("  const imeta_value *v = nullptr;");
@@ -49,6 +50,7 @@ void DriverEmitter::emit(CodeStream &cs) {
     emitRunPath(cs, plan);
   cs.line("  if (rc < 0) { g_error = std::string(\"no path '\") + path + "
           "\"'\"; rc = 1; }");
+  cs.line("  if (rc == 1 && g_over_capacity) rc = 3;");
   cs.line("  *json = g_json.c_str();");
   cs.line("  *error = g_error.c_str();");
   cs.line("  return rc;");

@@ -47,6 +47,14 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
   // declaration.
   cs.line("extern const SiteText kSites[];");
   cs.line("extern const char *const kOwners[];");
+  cs.line("/// Each set a field or rule is bucketed over, by its id (a "
+          "bucket's words).");
+  {
+    std::string names;
+    for (FlatSymbolRefAttr set : st.names().ratioSets())
+      names += "\"" + escape(set.getValue().str()) + "\", ";
+    cs.line("const char *const kSetNames[] = {{{0}\"\"};", names);
+  }
   cs.line("/// The rule an int32 overflow breaks, as the spec names it.");
   cs.line("const char *const kOverflowRule = \"{0}\";",
           L.spec().getOverflowRule()
@@ -743,7 +751,8 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   std::string where =
       perSeq ? "\"sequence \" + std::to_string(i) + \": \"" : "std::string()";
   if (set)
-    where += " + \"ratio \" + std::to_string(n) + \": \"";
+    where += formatv(" + bucket_words({0}, b, c.set) + \": \"", st.setId(set))
+                 .str();
   cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
           "+ what(err));",
           where, escape(ruleMessages[ruleId]));

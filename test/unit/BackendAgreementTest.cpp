@@ -107,7 +107,7 @@ std::string firstDifference(llvm::StringRef a, llvm::StringRef b) {
 }
 
 /// The evaluator's message without the context it adds as it descends
-/// (`output 'O': field 'A' (ratio n): ...`): from its innermost field on,
+/// (`output 'O': field 'A' (bucket n of 'S'): ...`): from its innermost field on,
 /// which is what the generated code, fusing every field, can name.
 llvm::StringRef innermost(llvm::StringRef message) {
   size_t at = message.rfind("field '");

@@ -78,6 +78,8 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   values.capacity = options.capacity;
   int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
                       options.gpu ? 1 : options.staged ? 2 : 0, result);
+  if (rc == 3) // the rows outgrow --capacity: the request's fault
+    return toolError(kExitUsage, result);
   if (rc != 0)
     return toolError(kExitBatchRefused, result);
   return result;

@@ -57,7 +57,8 @@ static cl::opt<int64_t> capacity(
     "capacity",
     cl::desc("rows per bucket of every output buffer, as a graph captured "
              "at the largest batch holds; an output with a declared fill "
-             "prints its rows up to it"),
+             "prints its rows up to it, and one with more rows is a usage "
+             "error"),
     cl::value_desc("rows"), cl::init(0), cl::cat(category));
 static cl::opt<bool> saveTemps(
     "save-temps",
@@ -115,10 +116,23 @@ static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
   if (!outputs)
     return outputs.takeError();
   std::vector<imeta::FieldValue> padded;
-  if (capacity > 0)
+  if (capacity > 0) {
+    // Buffers of --capacity rows hold every output, or the request is at
+    // fault (the generated driver's words: runtime/DriverHelpers.inc).
+    for (const imeta::OutputValue &out : *outputs)
+      if (out.value->domain != imeta::Domain::scalar &&
+          int64_t(out.value->points) > capacity)
+        return imeta::toolError(
+            imeta::kExitUsage,
+            "--capacity " + llvm::Twine(int64_t(capacity)) + ": output '" +
+                llvm::StringRef(out.name).split('.').first + "' has " +
+                llvm::Twine(int64_t(out.value->points)) +
+                " rows, more than a buffer of " +
+                llvm::Twine(int64_t(capacity)) + " rows holds");
     if (llvm::Error err =
             imeta::padToCapacity(path, capacity, *outputs, padded))
       return err;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   imeta::printFieldFile(os, *outputs);
