@@ -548,25 +548,6 @@ static LogicalResult verifyNeeds(PathOp path, SymbolTableCollection &tables) {
   return success();
 }
 
-/// A rows field is written into one buffer as its rows are computed: a
-/// path outputs it once.
-static LogicalResult verifyRowsOutputsOnce(PathOp path) {
-  llvm::DenseMap<Operation *, OutputOp> seen;
-  for (OutputOp out : getPathOutputs(path)) {
-    auto field = lookupSpecSymbol<FieldOp>(out, out.getSourceAttr());
-    if (!field || field.getDomain() != Domain::rows)
-      continue;
-    auto [it, inserted] = seen.try_emplace(field, out);
-    if (!inserted)
-      return path.emitOpError("outputs rows field ")
-             << out.getSourceAttr() << " twice, as '"
-             << it->second.getName() << "' and '" << out.getName()
-             << "'; output it once, or define a second field that reads it "
-             << "(imeta.get)";
-  }
-  return success();
-}
-
 /// Request state a path reads is in its `needs` (a batch of another path
 /// gives none); a field that resolves an input reads the batch as given,
 /// so no input the path resolves.
@@ -626,7 +607,7 @@ LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
     if (getPathOutputs(*this).empty())
       return emitOpError("produces no output; list at least one with "
                          "imeta.output \"name\" = @field");
-    return verifyRowsOutputsOnce(*this);
+    return success();
   }
   for (Attribute a : getBasesAttr())
     if (failed(resolve<PathOp>(*this, tables, cast<FlatSymbolRefAttr>(a),
@@ -651,7 +632,7 @@ LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (getPathOutputs(*this).empty())
     return emitOpError("drops every output of ")
            << basesText(*this) << "; a path produces at least one";
-  return verifyRowsOutputsOnce(*this);
+  return success();
 }
 
 SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {

@@ -104,6 +104,13 @@ bool imeta::isFormulaOp(Operation *op) {
   return isa<FormulaOpInterface>(op) || isa<scf::YieldOp, YieldOp>(op);
 }
 
+std::string imeta::freshSymbolName(SpecOp spec, const std::string &base) {
+  std::string name = base;
+  for (int k = 2; SymbolTable::lookupSymbolIn(spec, name); ++k)
+    name = base + "_" + std::to_string(k);
+  return name;
+}
+
 InputOp imeta::readInput(Operation *op) {
   FlatSymbolRefAttr sym;
   if (auto g = dyn_cast<GetInputOp>(op))

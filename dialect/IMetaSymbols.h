@@ -102,6 +102,10 @@ mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
 /// the verifier checks for cycles and paths are scheduled by.
 llvm::SmallVector<mlir::FlatSymbolRefAttr> symbolDependencies(mlir::Operation *op);
 
+/// A symbol name no op of `spec` has, starting with `base` (`base`, then
+/// `base_2`, ...): for what a pass adds.
+std::string freshSymbolName(SpecOp spec, const std::string &base);
+
 /// The input a formula op reads (imeta.get_input, load, length, count), or
 /// null.
 InputOp readInput(mlir::Operation *op);

@@ -50,11 +50,13 @@ GeneratedFiles::named(bool withTorch) const {
 }
 
 FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
-  // The one preparation every emitter relies on: a path that resolves
+  // A rows field output twice gets a copy for its second buffer. The one
+  // preparation every emitter relies on: a path that resolves
   // inputs reads them in place, planned on a copy of the spec made for it
   // (imeta-inline-resolves); where it cannot, its first stage is a path
   // of its own (imeta-split-resolves; a spec split already is left as it
   // is).
+  separateRepeatedOutputs(spec);
   llvm::DenseSet<Operation *> inline_;
   for (auto path : spec.getBody().front().getOps<PathOp>())
     if (!getPathResolves(path).empty() &&

@@ -102,14 +102,6 @@ std::string imeta::whyResolvesStay(PathOp path) {
   return why;
 }
 
-/// A unique symbol name in `spec` starting with `base`.
-static std::string freshName(SpecOp spec, const std::string &base) {
-  std::string name = base;
-  for (int k = 2; SymbolTable::lookupSymbolIn(spec, name); ++k)
-    name = base + "_" + std::to_string(k);
-  return name;
-}
-
 /// Rows field `field`'s formula at `row` of the current sequence, built at
 /// `b`: its body with its row index `row`, each rows field it reads
 /// gathered there (imeta.gather, expanded with the others).
@@ -211,7 +203,7 @@ addBoundsRule(SpecOp spec, PathOp path,
     StringRef f = r.field.getSymName(), n = r.count.getSymName();
     auto addField = [&](StringRef suffix, Domain domain, FlatSymbolRefAttr count,
                         const std::string &formula) {
-      std::string name = freshName(spec, (in.getSymName() + suffix).str());
+      std::string name = freshSymbolName(spec, (in.getSymName() + suffix).str());
       FieldOp::create(b, in.getLoc(), b.getStringAttr(name),
                       DomainAttr::get(ctx, domain), count, nullptr, nullptr,
                       nullptr, b.getStringAttr(formula), nullptr, nullptr);

@@ -21,6 +21,12 @@ splitResolves(SpecOp spec, llvm::function_ref<bool(PathOp)> split = nullptr);
 /// resolved input becomes a read of its field. A located error where a
 /// read cannot be (whyResolvesStay).
 mlir::LogicalResult inlineResolves(SpecOp spec, PathOp path);
+/// Gives each output of a rows field after a path's first its own copy
+/// of the field (the fill writes a field into one buffer as it computes
+/// it): `imeta.output "a" = @f` and `"b" = @f` then fill two buffers. The
+/// copy computes the same values at the same points after @f, so a
+/// failure is @f's first.
+void separateRepeatedOutputs(SpecOp spec);
 /// Why a path's resolved inputs cannot be read in place (a list read by
 /// count()), or "" where they can or there are none.
 std::string whyResolvesStay(PathOp path);

@@ -1438,34 +1438,6 @@ imeta.spec @s {
   }
 }
 
-// A rows field is written into one buffer: a path outputs it once.
-// -----
-
-imeta.spec @s {
-  imeta.ratios @set
-  imeta.field @n seq {
-    %c = arith.constant 1 : i32
-    imeta.yield %c : i32
-  }
-  imeta.field @len scalar {
-    %c = arith.constant 4 : i32
-    imeta.yield %c : i32
-  }
-  imeta.field @r rows(@n) {
-    %j = imeta.row_index : i32
-    imeta.yield %j : i32
-  }
-  imeta.field @rb rows(@n) over @set {
-    %j = imeta.row_index : i32
-    imeta.yield %j : i32
-  }
-  // expected-error @below {{'imeta.path' op outputs rows field @r twice, as 'x' and 'y'; output it once, or define a second field that reads it (imeta.get)}}
-  imeta.path @p target(cpu) {
-    imeta.output "x" = @r
-    imeta.output "y" = @r
-  }
-}
-
 // State inputs (SPEC-async.md): read at a per-sequence i32 slot input,
 // both optional (a path that reads them needs them).
 // -----
