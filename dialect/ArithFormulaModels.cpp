@@ -554,6 +554,10 @@ struct Model : FormulaOpInterface::ExternalModel<Model<Op>, Op> {
   LogicalResult emitCpp(Operation *op, CppFormulaPrinter &p) const {
     return cpp(cast<Op>(op), p);
   }
+  Value getDivisor(Operation *op) const {
+    return isa<arith::DivSIOp, arith::RemSIOp>(op) ? op->getOperand(1)
+                                                   : Value();
+  }
 };
 
 template <typename... Ops> void attach(MLIRContext *ctx) {

@@ -86,6 +86,26 @@ def IMeta_FormulaOpInterface : OpInterface<"FormulaOpInterface"> {
       (ins "::llvm::function_ref<bool(unsigned)>":$operandMovesByOne,
            "::llvm::ArrayRef<::imeta::Trend>":$operands),
       /*methodBody=*/[{}], /*defaultImplementation=*/[{ return false; }]>,
+    InterfaceMethod<[{
+        The input the op reads: a scalar input's value, a list's elements
+        or its length. By default: none.
+      }],
+      "::mlir::FlatSymbolRefAttr", "getInputRead", (ins),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return {}; }]>,
+    InterfaceMethod<[{
+        Whether the op reads elements of its list input (not only its
+        length): they must be where it runs (a host stage reads a table's
+        host rows). By default: no.
+      }],
+      "bool", "readsListElements", (ins),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return false; }]>,
+    InterfaceMethod<[{
+        The divisor of a truncating division or remainder (C's `/` and
+        `%`), which the generated code may replace by a multiplication
+        where the divisor is invariant. By default: none.
+      }],
+      "::mlir::Value", "getDivisor", (ins),
+      /*methodBody=*/[{}], /*defaultImplementation=*/[{ return {}; }]>,
   ];
 }
 

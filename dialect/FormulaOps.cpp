@@ -240,6 +240,13 @@ LogicalResult RatioCountOp::evaluate(FormulaInterpreter &in) {
 // Failure subjects and bucket-invariant reads
 //===----------------------------------------------------------------------===//
 
+FlatSymbolRefAttr GetInputOp::getInputRead() { return getInputAttr(); }
+FlatSymbolRefAttr LoadOp::getInputRead() { return getInputAttr(); }
+FlatSymbolRefAttr LengthOp::getInputRead() { return getInputAttr(); }
+FlatSymbolRefAttr CountOp::getInputRead() { return getInputAttr(); }
+bool LoadOp::readsListElements() { return true; }
+bool CountOp::readsListElements() { return true; }
+
 std::string LoadOp::getFailureSubject() {
   return ("'" + getInput() + "'").str();
 }

@@ -521,7 +521,7 @@ def IMeta_GetConfigOp : IMeta_FormulaOp<"get_config", [
 
 def IMeta_GetInputOp : IMeta_FormulaOp<"get_input", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["isBucketInvariantRead"]> {
+    ["isBucketInvariantRead", "getInputRead"]> {
   let summary = "the current sequence's value of a scalar input";
   let description = [{ `%q = imeta.get_input @seqlen_q : i32` }];
   let arguments = (ins FlatSymbolRefAttr:$input);
@@ -531,7 +531,7 @@ def IMeta_GetInputOp : IMeta_FormulaOp<"get_input", [
 
 def IMeta_LoadOp : IMeta_FormulaOp<"load", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["getFailureSubject"]> {
+    ["getFailureSubject", "getInputRead", "readsListElements"]> {
   let summary = "an element of the current sequence's list input";
   let description = [{
     Reading outside the list is an error naming the list and sequence.
@@ -544,7 +544,7 @@ def IMeta_LoadOp : IMeta_FormulaOp<"load", [
 }
 
 def IMeta_LengthOp : IMeta_FormulaOp<"length", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>], ["getInputRead"]> {
   let summary = "the length of the current sequence's list input";
   let description = [{ `%n = imeta.length @token_ids : i32` }];
   let arguments = (ins FlatSymbolRefAttr:$input);
@@ -554,7 +554,7 @@ def IMeta_LengthOp : IMeta_FormulaOp<"length", [
 
 def IMeta_CountOp : IMeta_FormulaOp<"count", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["getFailureSubject"]> {
+    ["getFailureSubject", "getInputRead", "readsListElements"]> {
   let summary = "how many of a list's elements in [lo, hi) lie in [vlo, vhi]";
   let description = [{
     Counts the current sequence's list elements at positions lo .. hi - 1

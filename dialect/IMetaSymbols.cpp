@@ -112,16 +112,9 @@ std::string imeta::freshSymbolName(SpecOp spec, const std::string &base) {
 }
 
 InputOp imeta::readInput(Operation *op) {
-  FlatSymbolRefAttr sym;
-  if (auto g = dyn_cast<GetInputOp>(op))
-    sym = g.getInputAttr();
-  else if (auto l = dyn_cast<LoadOp>(op))
-    sym = l.getInputAttr();
-  else if (auto l = dyn_cast<LengthOp>(op))
-    sym = l.getInputAttr();
-  else if (auto c = dyn_cast<CountOp>(op))
-    sym = c.getInputAttr();
-  return lookupSpecSymbol<InputOp>(op, sym);
+  auto formula = dyn_cast<FormulaOpInterface>(op);
+  FlatSymbolRefAttr sym = formula ? formula.getInputRead() : nullptr;
+  return sym ? lookupSpecSymbol<InputOp>(op, sym) : InputOp();
 }
 
 bool imeta::isSlotInput(InputOp in) {

@@ -2,13 +2,12 @@
 
 #include "lib/Lowering/ColumnInvariants.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-
 using namespace mlir;
 using namespace imeta;
 
 bool imeta::isDivision32(Operation *op) {
-  return isa<arith::DivSIOp, arith::RemSIOp>(op) &&
+  auto formula = dyn_cast<FormulaOpInterface>(op);
+  return formula && formula.getDivisor() &&
          op->getResult(0).getType().isInteger(32);
 }
 

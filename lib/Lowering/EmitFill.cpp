@@ -375,9 +375,13 @@ LogicalResult FillEmitter::emitSpaceFill(CodeStream &cs, const PathPlan &plan,
     cs.line("// The sequence's inputs, list elements and host-stage values.");
     llvm::SetVector<StringRef> inputs, lists, seqFields;
     for (FieldOp field : space.fields) {
-      field.walk([&](GetInputOp g) { inputs.insert(g.getInput()); });
-      field.walk([&](LoadOp l) { lists.insert(l.getInput()); });
-      field.walk([&](CountOp l) { lists.insert(l.getInput()); });
+      field.walk([&](FormulaOpInterface op) {
+        InputOp in = readInput(op);
+        if (op.readsListElements())
+          lists.insert(in.getSymName());
+        else if (in && !isa<ListType>(in.getType()))
+          inputs.insert(in.getSymName());
+      });
       field.walk([&](GetOp g) {
         auto f = lookupSpecSymbol<FieldOp>(g, g.getFieldAttr());
         if (f.getDomain() == Domain::seq && !f.getRatiosAttr())

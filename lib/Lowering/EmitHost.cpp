@@ -617,13 +617,10 @@ void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
 void HostEmitter::emitHostReadsGuard(CodeStream &cs, const PathPlan &plan) {
   std::set<std::pair<std::string, std::string>> reads;
   for (const HostStep &step : plan.host)
-    step.op->walk([&](Operation *op) {
-      FlatSymbolRefAttr list;
-      if (auto load = dyn_cast<LoadOp>(op))
-        list = load.getInputAttr();
-      else if (auto count = dyn_cast<CountOp>(op))
-        list = count.getInputAttr();
-      auto in = lookupSpecSymbol<InputOp>(step.op, list);
+    step.op->walk([&](FormulaOpInterface op) {
+      if (!op.readsListElements())
+        return;
+      auto in = lookupSpecSymbol<InputOp>(step.op, op.getInputRead());
       if (in && in.getResident())
         reads.insert({in.getSymName().str(), symName(step.op)});
     });
