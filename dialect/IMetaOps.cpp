@@ -599,6 +599,22 @@ static LogicalResult verifyStateReads(PathOp path) {
   return success();
 }
 
+/// Each output's C++ name (outputIdentifier) is its own: `a.b` and `a_b`
+/// in one path would be one buffer.
+static LogicalResult verifyOutputIdentifiers(PathOp path) {
+  llvm::StringMap<OutputOp> seen;
+  for (OutputOp out : getPathOutputs(path)) {
+    auto [it, inserted] =
+        seen.try_emplace(outputIdentifier(out.getName()), out);
+    if (!inserted && it->second.getName() != out.getName())
+      return path.emitOpError("outputs '")
+             << it->second.getName() << "' and '" << out.getName()
+             << "', which the generated C++ both names '" << it->first()
+             << "'; rename one";
+  }
+  return success();
+}
+
 LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
   SymbolLookupScope scope(tables);
   if (failed(verifyNeeds(*this, tables)) || failed(verifyStateReads(*this)))
@@ -607,7 +623,7 @@ LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
     if (getPathOutputs(*this).empty())
       return emitOpError("produces no output; list at least one with "
                          "imeta.output \"name\" = @field");
-    return success();
+    return verifyOutputIdentifiers(*this);
   }
   for (Attribute a : getBasesAttr())
     if (failed(resolve<PathOp>(*this, tables, cast<FlatSymbolRefAttr>(a),
@@ -632,7 +648,7 @@ LogicalResult PathOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (getPathOutputs(*this).empty())
     return emitOpError("drops every output of ")
            << basesText(*this) << "; a path produces at least one";
-  return success();
+  return verifyOutputIdentifiers(*this);
 }
 
 SmallVector<OutputOp> imeta::getPathOutputs(PathOp path) {
@@ -719,10 +735,16 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
     return emitOpError() << getSourceAttr()
                          << " is not a field or prefix sum; a path outputs "
                             "only those (define a field that reads it)";
-  if (getName().empty() || getName().contains('.'))
-    return emitOpError("output name '")
-           << getName() << "' must be non-empty and without '.' (ratio "
-           << "buckets are named NAME.n automatically)";
+  // Dotted names nest results (`nums.prefill`); a part of digits alone
+  // would read as a bucket (NAME.n).
+  SmallVector<StringRef> parts;
+  getName().split(parts, '.');
+  for (StringRef part : parts)
+    if (part.empty() || llvm::all_of(part, llvm::isDigit))
+      return emitOpError("output name '")
+             << getName() << "' must be non-empty, its '.'-separated parts "
+             << "too, and no part digits alone (ratio buckets are named "
+             << "NAME.n automatically)";
   auto field = dyn_cast<FieldOp>(def);
   if (std::optional<int64_t> fill = getFill()) {
     if (field && field.getDomain() == Domain::scalar)
@@ -855,11 +877,19 @@ LogicalResult SpecOp::verifyRegions() {
       if (failed(checkCppName(&op, sym.getValue(), "name")))
         return failure();
     if (auto path = dyn_cast<PathOp>(op))
-      for (auto out : path.getBody().front().getOps<OutputOp>())
-        // (Empty or dotted: OutputOp's own message.)
-        if (!out.getName().empty() && !out.getName().contains('.') &&
-            failed(checkCppName(out, out.getName(), "output name")))
+      for (auto out : path.getBody().front().getOps<OutputOp>()) {
+        // (An empty part: OutputOp's own message.) The generated C++
+        // spells a dotted name with '_'.
+        std::string id = outputIdentifier(out.getName());
+        if (!out.getName().empty() && !out.getName().contains("..") &&
+            !out.getName().starts_with(".") && !out.getName().ends_with(".") &&
+            failed(checkCppName(out, id,
+                                id == out.getName()
+                                    ? "output name"
+                                    : "output name '" + out.getName().str() +
+                                          "', in C++")))
           return failure();
+      }
   }
   mlir::SymbolTable table(*this);
   DenseMap<Operation *, int> state;

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace imeta;
 
@@ -102,6 +104,17 @@ LogicalResult imeta::verifyRatioUse(Operation *user, FlatSymbolRefAttr reader,
 
 bool imeta::isFormulaOp(Operation *op) {
   return isa<FormulaOpInterface>(op) || isa<scf::YieldOp, YieldOp>(op);
+}
+
+std::string imeta::outputIdentifier(StringRef name) {
+  std::string id = name.str();
+  std::replace(id.begin(), id.end(), '.', '_');
+  return id;
+}
+
+StringRef imeta::outputBaseName(StringRef name) {
+  auto [stem, last] = name.rsplit('.');
+  return !last.empty() && llvm::all_of(last, llvm::isDigit) ? stem : name;
 }
 
 std::string imeta::freshSymbolName(SpecOp spec, const std::string &base) {

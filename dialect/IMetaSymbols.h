@@ -102,6 +102,12 @@ mlir::LogicalResult verifyRatioUse(mlir::Operation *user,
 /// the verifier checks for cycles and paths are scheduled by.
 llvm::SmallVector<mlir::FlatSymbolRefAttr> symbolDependencies(mlir::Operation *op);
 
+/// The C++ name of an output: its name with each '.' (a nested result,
+/// `nums.prefill`) as '_'.
+std::string outputIdentifier(llvm::StringRef name);
+/// The output a printed name belongs to: `name` without a bucket's `.n`.
+llvm::StringRef outputBaseName(llvm::StringRef name);
+
 /// A symbol name no op of `spec` has, starting with `base` (`base`, then
 /// `base_2`, ...): for what a pass adds.
 std::string freshSymbolName(SpecOp spec, const std::string &base);

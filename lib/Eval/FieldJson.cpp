@@ -62,7 +62,7 @@ llvm::Error imeta::padToCapacity(PathOp path, int64_t capacity,
       fills[out.getName()] = *fill;
   padded.reserve(outputs.size()); // the outputs point into it
   for (OutputValue &out : outputs) {
-    auto fill = fills.find(llvm::StringRef(out.name).split('.').first);
+    auto fill = fills.find(outputBaseName(out.name));
     if (fill == fills.end() || int64_t(out.value->points) >= capacity)
       continue;
     if (!holdsRows(capacity, out.value->width))

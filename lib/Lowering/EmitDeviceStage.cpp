@@ -73,12 +73,12 @@ std::string DeviceStageEmitter::stepBlocker(const SpecLayout &L,
     return why;
   for (const PlannedOutput &po : plan.outputs) {
     if (po.rowsLen)
-      return "output '" + po.name + "' has its rows from '" +
+      return "output '" + po.label + "' has its rows from '" +
              symName(po.rowsLen) + "'";
     FieldOp values = po.width ? FieldOp() : SpecLayout::valuesField(po.def);
     if (values && values.getCols() &&
         lookupSpecSymbol<FieldOp>(values, values.getColsAttr()))
-      return "output '" + po.name + "' is as wide as field '" +
+      return "output '" + po.label + "' is as wide as field '" +
              values.getCols()->str() + "', a host value";
   }
   return "";
@@ -854,16 +854,17 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
     cs.line("  return \"row count '{0}': more than 2^31 - 1 rows\";", name);
   }
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
-    cs.line("case {0}:  // capacity of '{1}'", capacityId(plan, k), po.name);
+    cs.line("case {0}:  // capacity of '{1}'", capacityId(plan, k),
+            commentText(po.label));
     std::string ratio =
         po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][a])",
                             st.setId(po.ratios))
                         .str()
                   : "\"\"";
-    cs.line("  return \"output '{0}\" + std::string({1}) + \"': needs \" + "
+    cs.line("  return \"output '{2}\" + std::string({1}) + \"': needs \" + "
             "std::to_string(rec.value) + \" rows, the buffer holds \" + "
             "std::to_string(c.o_{0} ? c.o_{0}_capacity : 0);",
-            po.name, ratio);
+            po.name, ratio, po.label);
   }
   cs.line("default:");
   cs.line("  return \"stage: failure \" + std::to_string(key) + \" has no "

@@ -972,7 +972,7 @@ void HostEmitter::emitOutputTable(CodeStream &cs, const PathPlan &plan) {
   for (const PlannedOutput &out : plan.outputs) {
     bool scalar = isa<FieldOp>(out.def) &&
                   cast<FieldOp>(out.def).getDomain() == Domain::scalar;
-    cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}, {5}, {6}},", out.name,
+    cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}, {5}, {6}},", out.label,
             out.width, out.isBool ? "true" : "false",
             out.ratios ? out.ratios.getValue() : "", scalar ? "true" : "false",
             out.fill ? "true" : "false", out.fill.value_or(0));
@@ -1263,24 +1263,24 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
               "failure(\"output '{0}': buffer has \" + "
               "std::to_string(buf.width) + \" values per row, the field \" + "
               "std::to_string(width));",
-              po.name);
+              po.label);
     else
       cs.line("if (fill && buf.width != 0 && buf.width < width) return "
               "failure(\"output '{0}': buffer rows hold \" + "
               "std::to_string(buf.width) + \" values, the field needs \" + "
               "std::to_string(width));",
-              po.name);
+              po.label);
     cs.line("const int64_t stride = fill && buf.width ? buf.width : width;");
     cs.line("if (fill && nb > buf.max_buckets) return failure(\"output "
             "'{0}': \" + std::to_string(nb) + \" ratio buckets, the buffer "
             "holds \" + std::to_string(buf.max_buckets));",
-            po.name);
+            po.label);
     cs.line("if (fill && nb > 1 && buf.bucket_stride < buf.capacity * stride) "
             "return failure(\"output '{0}': buckets \" + "
             "std::to_string(buf.bucket_stride) + \" values apart overlap \" + "
             "std::to_string(buf.capacity) + \" rows of \" + "
             "std::to_string(stride));",
-            po.name);
+            po.label);
     if (!deviceRows) {
       CodeStream::Scope b(cs, "for (int32_t b = 0; b < nb; ++b)");
       cs.line("const int64_t rows = {0};", L.outputRows(po));
@@ -1289,7 +1289,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
         cs.line("if (rows < live) return failure(\"output '{0}': rows(@{1}) "
                 "= \" + std::to_string(rows) + \", fewer than the \" + "
                 "std::to_string(live) + \" rows of '{2}'\");",
-                po.name, symName(po.rowsLen), symName(po.def));
+                po.label, symName(po.rowsLen), symName(po.def));
       }
       if (po.fill)
         cs.line("c.o_{0}_live[b] = {1};", po.name,
@@ -1298,7 +1298,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
               "failure(\"output '{0}\" + std::string({1}) + \"': needs \" + "
               "std::to_string(rows) + \" rows, the buffer holds \" + "
               "std::to_string(buf.data ? buf.capacity : 0));",
-              po.name,
+              po.label,
               po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][b])",
                                   st.setId(po.ratios))
                               .str()

@@ -130,7 +130,8 @@ PathPlan imeta::defaultPlan(PathOp path) {
   for (OutputOp out : getPathOutputs(path)) {
     Operation *def = lookupSymbol(out, out.getSourceAttr());
     PlannedOutput po;
-    po.name = out.getName().str();
+    po.name = outputIdentifier(out.getName());
+    po.label = out.getName().str();
     po.def = def;
     po.ratios = getRatios(def);
     po.fill = out.getFill();

@@ -36,7 +36,8 @@ struct RowSpace {
 
 /// One output of a path with everything an emitter needs to lay it out.
 struct PlannedOutput {
-  std::string name;              ///< output name, without `.n`
+  std::string name;              ///< its C++ name (outputIdentifier)
+  std::string label;             ///< output name as written, without `.n`
   mlir::Operation *def;          ///< FieldOp or PrefixSumOp
   mlir::FlatSymbolRefAttr ratios; ///< bucketing (null if none)
   unsigned width = 1;            ///< values per row (columns for `cols`)

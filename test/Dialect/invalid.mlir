@@ -424,8 +424,50 @@ imeta.spec @s {
     imeta.yield %c : i32
   }
   imeta.path @p target(cpu) {
-    // expected-error @below {{output name 'x.4' must be non-empty and without '.'}}
+    // expected-error @below {{output name 'x.4' must be non-empty, its '.'-separated parts too, and no part digits alone (ratio buckets are named NAME.n automatically)}}
     imeta.output "x.4" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output name 'nums..x' must be non-empty, its '.'-separated parts too}}
+    imeta.output "nums..x" = @f
+  }
+}
+
+// -----
+
+// A nested result's name is spelled with '_' in C++: two outputs may not
+// meet there.
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  // expected-error @below {{'imeta.path' op outputs 'nums.x' and 'nums_x', which the generated C++ both names 'nums_x'; rename one}}
+  imeta.path @p target(cpu) {
+    imeta.output "nums.x" = @f
+    imeta.output "nums_x" = @f
+  }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.field @f seq {
+    %c = arith.constant 1 : i32
+    imeta.yield %c : i32
+  }
+  imeta.path @p target(cpu) {
+    // expected-error @below {{output name 'INT32.MAX', in C++ 'INT32_MAX' is a name the generated code}}
+    imeta.output "INT32.MAX" = @f
   }
 }
 

@@ -98,7 +98,7 @@ llvm::Expected<std::string> imeta::selectFields(StringRef text, PathOp path,
     if (!entry.starts_with("\""))
       continue;
     StringRef name = entry.drop_front().split('"').first;
-    StringRef baseName = name.split('.').first;
+    StringRef baseName = outputBaseName(name);
     for (const std::string &w : only)
       if (w == name || w == baseName) {
         kept.push_back(entry.str());

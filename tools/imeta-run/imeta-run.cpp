@@ -125,7 +125,7 @@ static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
         return imeta::toolError(
             imeta::kExitUsage,
             "--capacity " + llvm::Twine(int64_t(capacity)) + ": output '" +
-                llvm::StringRef(out.name).split('.').first + "' has " +
+                imeta::outputBaseName(out.name) + "' has " +
                 llvm::Twine(int64_t(out.value->points)) +
                 " rows, more than a buffer of " +
                 llvm::Twine(int64_t(capacity)) + " rows holds");
