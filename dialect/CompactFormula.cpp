@@ -276,9 +276,10 @@ FailureOr<Value> FormulaParser::ternary() {
   FailureOr<Value> cond = logicalOr();
   if (failed(cond))
     return cond;
-  Location at = locAt(tokenStart());
+  const size_t qAt = tokenStart();
   if (!accept("?"))
     return cond;
+  Location at = locAt(qAt);
   if (failed(typed(cond, i1, "'?'")))
     return failure();
   // Each side into a block of its own, then both into an scf.if: only the
@@ -313,24 +314,24 @@ FailureOr<Value> FormulaParser::ternary() {
 
 FailureOr<Value> FormulaParser::logicalOr() {
   FailureOr<Value> lhs = logicalAnd();
-  for (Location at = locAt(tokenStart()); succeeded(lhs) && accept("||");
-       at = locAt(tokenStart())) {
+  for (size_t at = tokenStart(); succeeded(lhs) && accept("||");
+       at = tokenStart()) {
     FailureOr<Value> rhs = typed(logicalAnd(), i1, "'||'");
     if (failed(typed(lhs, i1, "'||'")) || failed(rhs))
       return failure();
-    lhs = arith::OrIOp::create(b, at, *lhs, *rhs).getResult();
+    lhs = arith::OrIOp::create(b, locAt(at), *lhs, *rhs).getResult();
   }
   return lhs;
 }
 
 FailureOr<Value> FormulaParser::logicalAnd() {
   FailureOr<Value> lhs = comparison();
-  for (Location at = locAt(tokenStart()); succeeded(lhs) && accept("&&");
-       at = locAt(tokenStart())) {
+  for (size_t at = tokenStart(); succeeded(lhs) && accept("&&");
+       at = tokenStart()) {
     FailureOr<Value> rhs = typed(comparison(), i1, "'&&'");
     if (failed(typed(lhs, i1, "'&&'")) || failed(rhs))
       return failure();
-    lhs = arith::AndIOp::create(b, at, *lhs, *rhs).getResult();
+    lhs = arith::AndIOp::create(b, locAt(at), *lhs, *rhs).getResult();
   }
   return lhs;
 }
@@ -344,7 +345,6 @@ FailureOr<Value> FormulaParser::comparison() {
                                                 {"==", P::eq},  {"!=", P::ne},
                                                 {"<", P::slt},  {">", P::sgt}};
   const size_t opAt = tokenStart();
-  Location at = locAt(opAt);
   for (auto [tok, pred] : ops) {
     if (!accept(tok))
       continue;
@@ -365,7 +365,8 @@ FailureOr<Value> FormulaParser::comparison() {
       return fail(formatv("'{0}' orders numbers; conditions compare with == "
                           "and !=",
                           tok));
-    return arith::CmpIOp::create(b, at, pred, *lhs, *rhs).getResult();
+    return arith::CmpIOp::create(b, locAt(opAt), pred, *lhs, *rhs)
+        .getResult();
   }
   return lhs;
 }
@@ -373,7 +374,7 @@ FailureOr<Value> FormulaParser::comparison() {
 FailureOr<Value> FormulaParser::additive() {
   FailureOr<Value> lhs = multiplicative();
   while (succeeded(lhs)) {
-    Location at = locAt(tokenStart());
+    const size_t at = tokenStart();
     bool add = accept("+");
     if (!add && !accept("-"))
       break;
@@ -381,8 +382,8 @@ FailureOr<Value> FormulaParser::additive() {
     FailureOr<Value> rhs = typed(multiplicative(), i32, what);
     if (failed(typed(lhs, i32, what)) || failed(rhs))
       return failure();
-    lhs = add ? arith::AddIOp::create(b, at, *lhs, *rhs).getResult()
-              : arith::SubIOp::create(b, at, *lhs, *rhs).getResult();
+    lhs = add ? arith::AddIOp::create(b, locAt(at), *lhs, *rhs).getResult()
+              : arith::SubIOp::create(b, locAt(at), *lhs, *rhs).getResult();
   }
   return lhs;
 }
@@ -595,10 +596,11 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
 }
 
 FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
-  Location at = locAt(nameStart);
-  if (!symbolOnly) {
+  if (!symbolOnly)
     if (Value v = locals.lookup(id))
       return v;
+  Location at = locAt(nameStart);
+  if (!symbolOnly) {
     if (const syntax::BuiltinName *builtin = syntax::pointName(id))
       if (failed(checkPoint(id, *builtin)))
         return failure();

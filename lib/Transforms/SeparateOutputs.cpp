@@ -38,7 +38,27 @@ static void scheduleCopies(
   path->setAttr(kFillScheduleAttr, b.getArrayAttr(newGroups));
 }
 
+/// Whether some path outputs a rows field twice (looked up from cached
+/// symbol tables: a spec of S symbols is checked in O(S)).
+static bool hasRepeatedRowsOutputs(SpecOp spec) {
+  CachedSymbolLookups cached;
+  for (PathOp path : spec.getBody().front().getOps<PathOp>()) {
+    llvm::DenseSet<Operation *> output;
+    for (OutputOp out : getPathOutputs(path)) {
+      auto field = lookupSpecSymbol<FieldOp>(out, out.getSourceAttr());
+      if (field && field.getDomain() == Domain::rows &&
+          !output.insert(field).second)
+        return true;
+    }
+  }
+  return false;
+}
+
 void imeta::separateRepeatedOutputs(SpecOp spec) {
+  if (!hasRepeatedRowsOutputs(spec))
+    return;
+  // The copies add symbols: looked up without a cache from here on.
+  UncachedSymbolLookups uncached;
   llvm::DenseMap<Attribute, SmallVector<FlatSymbolRefAttr>> copies;
   for (PathOp path : spec.getBody().front().getOps<PathOp>()) {
     llvm::DenseSet<Operation *> output;

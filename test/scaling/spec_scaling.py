@@ -6,7 +6,8 @@ with its own names: configs, inputs, rules, seq/rows/scalar fields, prefix
 sums, sub-formulas, a 32-deep ?: chain, a 40-term sum), then runs
 imeta-opt (parse and verify), imeta-opt --imeta-expand-formulas, imeta-gen
 (-o DIR) and imeta-run (the evaluator, on a two-sequence batch) on each,
-reading each run's time and peak memory (wait4). Fails when a run fails,
+reading each run's time and peak memory (wait4; at 100 KB and 1 MB the
+fastest of three runs: interference only slows one). Fails when a run fails,
 when the time per KB at 1 MB is more than twice that at 100 KB (work that
 grows faster than the spec), or, with --limits, when a run takes more than
 2 s or 1 GB (the release build's promise; a sanitizer build checks growth
@@ -126,6 +127,13 @@ def main():
                 ("gen", [gen, path, "-o", out]),
                 ("run", [run, path, "--batch", batch, "--path", "p"])]:
             seconds, mb, code = measure(argv)
+            # Interference only slows a run: the fastest of three is the
+            # tool's time where one passes the limit (and at 100 KB and
+            # 1 MB, whose ratio is checked).
+            if code == 0 and (seconds > 2.0 or label != "10KB"):
+                for _ in range(2):
+                    again, mb_again, code = measure(argv)
+                    seconds, mb = min(seconds, again), max(mb, mb_again)
             per_kb[(tool, label)] = seconds / kb
             print("%-6s %8.0f  %-12s %8.2f %9.0f %8.3f" %
                   (label, kb, tool, seconds, mb, 1000 * seconds / kb))
