@@ -9,33 +9,17 @@
 using namespace mlir;
 using namespace imeta;
 
-/// Puts each copy a path outputs right after its field in the path's
-/// recorded fill schedule (imeta-schedule-rows ran before the copies).
-static void scheduleCopies(
-    PathOp path,
-    const llvm::DenseMap<Attribute, SmallVector<FlatSymbolRefAttr>> &copies) {
-  auto groups = path->getAttrOfType<ArrayAttr>(kFillScheduleAttr);
-  if (!groups)
-    return;
-  llvm::DenseSet<Attribute> output;
-  for (OutputOp out : getPathOutputs(path))
-    output.insert(out.getSourceAttr());
-  Builder b(path.getContext());
-  SmallVector<Attribute> newGroups;
-  for (Attribute g : groups) {
-    auto list = dyn_cast<ArrayAttr>(g);
-    if (!list) // malformed: the planner names it
-      return;
-    SmallVector<Attribute> fields;
-    for (Attribute sym : list) {
-      fields.push_back(sym);
-      for (FlatSymbolRefAttr copy : copies.lookup(sym))
-        if (output.contains(copy))
-          fields.push_back(copy);
-    }
-    newGroups.push_back(b.getArrayAttr(fields));
-  }
-  path->setAttr(kFillScheduleAttr, b.getArrayAttr(newGroups));
+/// A path whose outputs now read a copy drops its recorded fill schedule
+/// (imeta-schedule-rows ran before the copies, and a field it lists may no
+/// longer be one the path needs): the planner groups its rows afresh.
+static void dropStaleSchedules(SpecOp spec,
+                               const llvm::DenseSet<Attribute> &copies) {
+  for (PathOp path : spec.getBody().front().getOps<PathOp>())
+    if (path->hasAttr(kFillScheduleAttr) &&
+        llvm::any_of(getPathOutputs(path), [&](OutputOp out) {
+          return copies.contains(out.getSourceAttr());
+        }))
+      path->removeAttr(kFillScheduleAttr);
 }
 
 /// Whether some path outputs a rows field twice (looked up from cached
@@ -59,7 +43,7 @@ void imeta::separateRepeatedOutputs(SpecOp spec) {
     return;
   // The copies add symbols: looked up without a cache from here on.
   UncachedSymbolLookups uncached;
-  llvm::DenseMap<Attribute, SmallVector<FlatSymbolRefAttr>> copies;
+  llvm::DenseSet<Attribute> copies;
   for (PathOp path : spec.getBody().front().getOps<PathOp>()) {
     llvm::DenseSet<Operation *> output;
     for (OutputOp out : getPathOutputs(path)) {
@@ -68,22 +52,28 @@ void imeta::separateRepeatedOutputs(SpecOp spec) {
           output.insert(field).second)
         continue;
       // A name of its own: the field's and the output's, no '__' between
-      // (C++ reserves it).
+      // (C++ reserves it), no '.' (a nested output name's).
       std::string base = (StringRef(field.getSymName()).rtrim('_') + "_as_" +
-                          StringRef(out.getName()).ltrim('_'))
+                          outputIdentifier(StringRef(out.getName()).ltrim('_')))
                              .str();
       OpBuilder b(field);
       b.setInsertionPointAfter(field);
       auto copy = cast<FieldOp>(b.clone(*field));
       copy.setSymName(freshSymbolName(spec, base));
       auto ref = FlatSymbolRefAttr::get(copy.getSymNameAttr());
-      copies[out.getSourceAttr()].push_back(ref);
-      out.setSourceAttr(ref);
+      copies.insert(ref);
       output.insert(copy);
+      if (out->getParentOp() == path) {
+        out.setSourceAttr(ref);
+        continue;
+      }
+      // Inherited: this path overrides it (the base keeps its own), in the
+      // base's position.
+      OpBuilder in = OpBuilder::atBlockEnd(&path.getBody().front());
+      auto override = cast<OutputOp>(in.clone(*out));
+      override.setSourceAttr(ref);
     }
   }
-  if (copies.empty())
-    return;
-  for (PathOp path : spec.getBody().front().getOps<PathOp>())
-    scheduleCopies(path, copies);
+  if (!copies.empty())
+    dropStaleSchedules(spec, copies);
 }
