@@ -26,18 +26,21 @@ struct ExpandFormulasPass
 
 struct CheckFormulasPass : imeta::impl::CheckFormulasBase<CheckFormulasPass> {
   void runOnOperation() override {
-    bool compact = false;
-    getOperation()->walk([&](Operation *op) {
-      auto field = dyn_cast<FieldOp>(op);
-      auto rule = dyn_cast<RequireOp>(op);
-      compact |= (field && field.getFormula()) || (rule && rule.getFormula());
+    getOperation()->walk([&](SpecOp spec) {
+      bool compact = false;
+      spec->walk([&](Operation *op) {
+        auto field = dyn_cast<FieldOp>(op);
+        auto rule = dyn_cast<RequireOp>(op);
+        compact |= (field && field.getFormula()) || (rule && rule.getFormula());
+      });
+      if (!compact)
+        return WalkResult::skip();
+      // A copy, expanded and verified, then dropped.
+      OwningOpRef<SpecOp> copy(spec.clone());
+      if (failed(expandCompactFormulas(*copy)) || failed(verify(*copy)))
+        signalPassFailure();
+      return WalkResult::skip();
     });
-    if (!compact)
-      return markAllAnalysesPreserved();
-    // A copy, expanded and verified, then dropped.
-    OwningOpRef<SpecOp> copy(getOperation().clone());
-    if (failed(expandCompactFormulas(*copy)) || failed(verify(*copy)))
-      signalPassFailure();
     markAllAnalysesPreserved();
   }
 };

@@ -28,14 +28,16 @@ def ExpandFormulas : Pass<"imeta-expand-formulas", "::imeta::SpecOp"> {
   }];
 }
 
-def CheckFormulas : Pass<"imeta-check-formulas", "::imeta::SpecOp"> {
+def CheckFormulas : Pass<"imeta-check-formulas"> {
   let summary = "Report what imeta-expand-formulas would, changing nothing";
   let description = [{
     Expands the compact formulas of a copy of the spec and verifies the
     copy: a formula that does not parse, names nothing or builds ops that
     do not verify is an error at its column, as the tools report it. The
-    spec itself is left as it is. imeta-opt runs it before any pipeline,
-    so a spec is checked whole without a flag.
+    spec itself is left as it is. It runs on any op and checks each spec
+    in it (a spec at the top, as `--no-implicit-module` reads it, too).
+    imeta-opt runs it before any pipeline, so a spec is checked whole
+    without a flag.
   }];
 }
 

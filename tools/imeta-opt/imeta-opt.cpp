@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
   // flag, as in imeta-gen and imeta-run.
   mlir::MlirOptMainConfig pipeline = config;
   config.setPassPipelineSetupFn([pipeline](mlir::PassManager &pm) {
-    pm.addNestedPass<imeta::SpecOp>(imeta::createCheckFormulas());
+    pm.addPass(imeta::createCheckFormulas());
     return pipeline.setupPassPipeline(pm);
   });
   std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
