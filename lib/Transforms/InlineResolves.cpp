@@ -193,7 +193,7 @@ addBoundsRule(SpecOp spec, PathOp path,
     check.set("min", b.getI64IntegerAttr(int64_t(*min)));
     if (!r.count) {
       check.set("value", FlatSymbolRefAttr::get(r.field.getSymNameAttr()));
-      holds.push_back(formatv("{0} >= {1}", r.field.getSymName(),
+      holds.push_back(formatv("@{0} >= {1}", r.field.getSymName(),
                               int64_t(*min)));
       checks.push_back(check.getDictionary(ctx));
       continue;
@@ -212,16 +212,17 @@ addBoundsRule(SpecOp spec, PathOp path,
     std::string low = addField(
         "_below_min", Domain::rows,
         FlatSymbolRefAttr::get(r.count.getSymNameAttr()),
-        formatv("{0} < {1} ? {2} - j : 0", f, int64_t(*min), n).str());
+        formatv("@{0} < {1} ? @{2} - j : 0", f, int64_t(*min), n).str());
     std::string first = addField("_first_low", Domain::seq, nullptr,
-                                 formatv("max_of({0})", low).str());
+                                 formatv("max_of(@{0})", low).str());
     std::string value = addField(
         "_low_value", Domain::seq, nullptr,
-        formatv("{0} > 0 ? gather({1}, {2} - {0}) : 0", first, f, n).str());
+        formatv("@{0} > 0 ? gather(@{1}, @{2} - @{0}) : 0", first, f, n).str());
     check.set("first", FlatSymbolRefAttr::get(ctx, first));
     check.set("count", FlatSymbolRefAttr::get(r.count.getSymNameAttr()));
     check.set("value", FlatSymbolRefAttr::get(ctx, value));
-    holds.push_back(first + " == 0");
+    // Symbols as `@name`: a field named like a built-in (`n`) is not it.
+    holds.push_back("@" + first + " == 0");
     checks.push_back(check.getDictionary(ctx));
   }
   if (checks.empty())
