@@ -820,10 +820,16 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
       continue;
     }
     if (auto sum = dyn_cast<PrefixSumOp>(op)) {
-      cs.line("  return \"field '{0}': sequence \" + std::to_string(i) + "
-              "\": i32 overflow: the sum reaches \" + "
+      std::string bucket;
+      if (FlatSymbolRefAttr set = getRatios(sum))
+        bucket = formatv(" + \" (\" + bucket_words({0}, int32_t(a), c.set) "
+                         "+ \")\"",
+                         st.setId(set))
+                     .str();
+      cs.line("  return std::string(\"field '{0}'\"){2} + \": sequence \" + "
+              "std::to_string(i) + \": i32 overflow: the sum reaches \" + "
               "std::to_string(rec.value){1};",
-              sum.getSymName(), L.overflowSuffix());
+              sum.getSymName(), L.overflowSuffix(), bucket);
       continue;
     }
     auto rule = cast<RequireOp>(op);

@@ -659,6 +659,17 @@ LogicalResult HostEmitter::emitHostStep(CodeStream &cs, Operation *op,
   return emitHostField(cs, cast<FieldOp>(op), fused);
 }
 
+/// " + \" (bucket n of 'S')\"" after a bucketed sum's name in its
+/// overflow message (the evaluator's words), bucket `b`; "" if unbucketed.
+std::string HostEmitter::sumBucketWords(PrefixSumOp sum, StringRef b) const {
+  FlatSymbolRefAttr set = getRatios(sum);
+  if (!set)
+    return "";
+  return formatv(" + \" (\" + bucket_words({0}, {1}, c.set) + \")\"",
+                 st.setId(set), b)
+      .str();
+}
+
 /// A prefix sum's entries, each checked to fit i32.
 void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
   std::string name = sum.getSymName().str();
@@ -684,10 +695,10 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
   if (fused)
     cs.line("if (!imeta_fits32({0})) return false;", acc);
   else
-    cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': "
-            "sequence \" + std::to_string(i) + \": i32 overflow: the sum "
+    cs.line("if (!imeta_fits32(acc)) return failure(std::string(\"field '{0}'\"){2} + "
+            "\": sequence \" + std::to_string(i) + \": i32 overflow: the sum "
             "reaches \" + std::to_string(acc){1});",
-            name, L.overflowSuffix());
+            name, L.overflowSuffix(), sumBucketWords(sum, "b"));
   cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, L.hostLength(sum),
           excl ? " + 1" : "", acc);
 }
@@ -708,11 +719,11 @@ void HostEmitter::emitHostColumnSums(CodeStream &cs, PrefixSumOp sum) {
     cs.line("sum[j] = 0;");
   CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
   cs.line("acc += src[i * w + j];");
-  cs.line("if (!imeta_fits32(acc)) return failure(\"field '{0}': "
-          "sequence \" + std::to_string(i) + \", column \" + "
+  cs.line("if (!imeta_fits32(acc)) return failure(std::string(\"field '{0}'\"){2} + "
+          "\": sequence \" + std::to_string(i) + \", column \" + "
           "std::to_string(j) + \": i32 overflow: the sum reaches \" + "
           "std::to_string(acc){1});",
-          name, L.overflowSuffix());
+          name, L.overflowSuffix(), sumBucketWords(sum, "b"));
   cs.line("sum[(i{0}) * w + j] = int32_t(acc);", excl ? " + 1" : "");
 }
 
