@@ -57,7 +57,7 @@ public:
   Interpreter(Evaluator &ev, Region &body) : ev(ev) {
     // Slot 0 holds 0: the value of anything the body does not define.
     decode(body.front());
-    entry = &blocks[blockIndex.lookup(&body.front())];
+    entry = &blocks.front(); // decode() puts the body's block first
     slots.assign(numSlots, 0);
     hoistConstants(); // also records each step's address in stepOf
   }

@@ -822,10 +822,8 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
     if (auto sum = dyn_cast<PrefixSumOp>(op)) {
       std::string bucket;
       if (FlatSymbolRefAttr set = getRatios(sum))
-        bucket = formatv(" + \" (\" + bucket_words({0}, int32_t(a), c.set) "
-                         "+ \")\"",
-                         st.setId(set))
-                     .str();
+        bucket = " + \" (\" + " + bucketWords(st, set, "int32_t(a)") +
+                 " + \")\"";
       cs.line("  return std::string(\"field '{0}'\"){2} + \": sequence \" + "
               "std::to_string(i) + \": i32 overflow: the sum reaches \" + "
               "std::to_string(rec.value){1};",
@@ -839,9 +837,7 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
                             ? "\"sequence \" + std::to_string(i) + \": \""
                             : "std::string()";
     if (FlatSymbolRefAttr set = rule.getRatiosAttr())
-      where += formatv(" + bucket_words({0}, int32_t(a), c.set) + \": \"",
-                       st.setId(set))
-                   .str();
+      where += " + " + bucketWords(st, set, "int32_t(a)") + " + \": \"";
     cs.line("  if (rec.kind != kNone) return {0} + \"{1}: cannot be "
             "checked: \" + what(rec);",
             where, text);

@@ -661,13 +661,10 @@ LogicalResult HostEmitter::emitHostStep(CodeStream &cs, Operation *op,
 
 /// " + \" (bucket n of 'S')\"" after a bucketed sum's name in its
 /// overflow message (the evaluator's words), bucket `b`; "" if unbucketed.
-std::string HostEmitter::sumBucketWords(PrefixSumOp sum, StringRef b) const {
+static std::string sumBucketSuffix(const EmitterState &st, PrefixSumOp sum,
+                                   StringRef b) {
   FlatSymbolRefAttr set = getRatios(sum);
-  if (!set)
-    return "";
-  return formatv(" + \" (\" + bucket_words({0}, {1}, c.set) + \")\"",
-                 st.setId(set), b)
-      .str();
+  return set ? " + \" (\" + " + bucketWords(st, set, b) + " + \")\"" : "";
 }
 
 /// A prefix sum's entries, each checked to fit i32.
@@ -698,7 +695,7 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
     cs.line("if (!imeta_fits32(acc)) return failure(std::string(\"field '{0}'\"){2} + "
             "\": sequence \" + std::to_string(i) + \": i32 overflow: the sum "
             "reaches \" + std::to_string(acc){1});",
-            name, L.overflowSuffix(), sumBucketWords(sum, "b"));
+            name, L.overflowSuffix(), sumBucketSuffix(st, sum, "b"));
   cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, L.hostLength(sum),
           excl ? " + 1" : "", acc);
 }
@@ -723,7 +720,7 @@ void HostEmitter::emitHostColumnSums(CodeStream &cs, PrefixSumOp sum) {
           "\": sequence \" + std::to_string(i) + \", column \" + "
           "std::to_string(j) + \": i32 overflow: the sum reaches \" + "
           "std::to_string(acc){1});",
-          name, L.overflowSuffix(), sumBucketWords(sum, "b"));
+          name, L.overflowSuffix(), sumBucketSuffix(st, sum, "b"));
   cs.line("sum[(i{0}) * w + j] = int32_t(acc);", excl ? " + 1" : "");
 }
 
@@ -759,8 +756,7 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   std::string where =
       perSeq ? "\"sequence \" + std::to_string(i) + \": \"" : "std::string()";
   if (set)
-    where += formatv(" + bucket_words({0}, b, c.set) + \": \"", st.setId(set))
-                 .str();
+    where += " + " + bucketWords(st, set, "b") + " + \": \"";
   cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
           "+ what(err));",
           where, escape(ruleMessages[ruleId]));

@@ -29,7 +29,6 @@ public:
   void emitPublicEntries(CodeStream &cs, const PathPlan &plan);
   /// The failure sites and owners the fills recorded (EmitterState).
   void emitTables(CodeStream &cs);
-  std::string sumBucketWords(PrefixSumOp sum, llvm::StringRef b) const;
 
 private:
   /// Helpers shared by all paths: config and input checks, ratio sets.

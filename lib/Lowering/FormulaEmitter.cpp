@@ -52,6 +52,11 @@ std::string EmitterState::newTemp() {
   return "t" + std::to_string(nextTemp++); // per op: no format parsing
 }
 
+std::string imeta::bucketWords(const EmitterState &st, FlatSymbolRefAttr set,
+                               StringRef bucket) {
+  return formatv("bucket_words({0}, {1}, c.set)", st.setId(set), bucket).str();
+}
+
 std::string imeta::failRatioArgs(const EmitterState &st,
                                  const FormulaScope &scope) {
   if (!scope.ratios)

@@ -197,6 +197,12 @@ inline std::string bucketIndex(const EmitterState &st,
 /// neither (imeta_fail).
 std::string failRatioArgs(const EmitterState &st, const FormulaScope &scope);
 
+/// The C++ expression of bucket `bucket` (an index) of `set` in a message's
+/// words ("bucket 2 of 'ca_ratios'", runtime/HostErrors.inc's
+/// bucket_words), read from the context `c`.
+std::string bucketWords(const EmitterState &st, mlir::FlatSymbolRefAttr set,
+                        llvm::StringRef bucket);
+
 } // namespace imeta
 
 #endif // IMETA_LOWERING_FORMULAEMITTER_H
