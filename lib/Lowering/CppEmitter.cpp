@@ -125,6 +125,7 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
     host.emitCpuFills(cs);
     cs.raw(hostBody);
     host.emitTables(cs);
+    host.emitTableValueMessage(cs);
     cs.line("std::string detail::describe_error(const ErrorRecord &e, "
             "const int32_t (*sets)[kMaxRatios]) { return describe(e, sets); "
             "}");

@@ -90,6 +90,8 @@ void CudaEmitter::emitSource(CodeStream &cu) {
   cu.blank();
   cu.line("#include <algorithm>");
   cu.line("#include <cstring>");
+  cu.line("#include <string>");
+  cu.line("#include <vector>");
   cu.blank();
   cu.line("namespace {0} {{", L.ns());
   cu.line("using namespace detail;");
@@ -151,6 +153,11 @@ void CudaEmitter::emitStageTable(CodeStream &cu, StringRef name) {
   cu.line("dc.in_{0} = tb.device;", name);
   cu.line("dc.in_{0}_begin = pk.device_of(H.begin_{0});", name);
   cu.line("dc.in_{0}_end = pk.device_of(H.end_{0});", name);
+  cu.line("// Rows on the device alone, unchecked: the kernel checks what it "
+          "reads.");
+  cu.line("dc.tv_{0}_bound = tb.host || tb.values_checked ? 0 : tb.bound;",
+          name);
+  cu.line("dc.tv_{0}_stride = tb.row_stride;", name);
   cu.line("dc.pw_{0} = nullptr;", name);
   CodeStream::Scope d(cu, "if (tb.dirty_from)");
   cu.line("if (!tb.host) return fail(\"'{0}_table': changed rows are sent "
@@ -189,6 +196,7 @@ void CudaEmitter::emitCudaPath(CodeStream &cu, const PathPlan &plan,
   emitKernel(cu, plan);
   emitResidentThreads(cu, plan);
   emitStageImpl(cu, plan, gpuPath);
+  emitDeviceRowRescan(cu, plan);
   emitStageEntries(cu, plan);
   emitDeviceStep(cu, plan, gpuPath);
 }
@@ -311,6 +319,7 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
     emitPaddingFills(cu, plan);
     cu.line("const int64_t i = blockIdx.x;");
     cu.line("if (i >= N) return;");
+    emitDeviceRowChecks(cu, used);
     cu.line("// The gridDim.y blocks of sequence i share its rows and "
             "columns.");
     cu.line("const int64_t j0 = int64_t(blockIdx.y) * blockDim.x + "
@@ -664,6 +673,10 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
               "{1}_widen_staging_box(s, seen); }",
               P, p);
     }
+    if (!deviceRowTables(L.deviceInputs(plan)).empty())
+      cu.line("if (e.kind != kNone) if (std::string m = "
+              "{0}_device_rows_failure(s, e); !m.empty()) return fail(m);",
+              p);
     cu.line("return e.kind == kNone ? Status{{} : fail(describe_error(e, "
             "static_cast<const {0}_ctx *>(s.host)->set));",
             p);

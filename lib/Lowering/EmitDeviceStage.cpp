@@ -118,6 +118,19 @@ DeviceStageEmitter::deviceCheckedInputs(const SpecLayout &L,
 }
 
 std::vector<const InputDecl *>
+DeviceStageEmitter::deviceRowTables(const SpecLayout &L,
+                                    const PathPlan &plan) {
+  std::vector<const InputDecl *> tables;
+  if (!hasStep(L, plan))
+    return tables;
+  llvm::SetVector<Operation *> used = stepInputs(L, plan);
+  for (const InputDecl &in : L.inputs())
+    if (in.isResident() && holdsInput(used, in))
+      tables.push_back(&in);
+  return tables;
+}
+
+std::vector<const InputDecl *>
 DeviceStageEmitter::stateInputs(const SpecLayout &L, const PathPlan &plan) {
   std::vector<const InputDecl *> state;
   SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
@@ -290,6 +303,47 @@ void DeviceStageEmitter::emitInputChecks(CodeStream &cs,
     cs.line("if (c.in_{0}[i] < {1}) ln.fail(imeta_stage_key({2}, i, {3}), "
             "imeta_stage_record(i, c.in_{0}[i]));",
             in->name, int64_t(*in->op.getMin()), kInputStep, order);
+  }
+}
+
+/// A device step's check of the table rows the engine keeps on the device
+/// alone (deviceRowTables; the host checks every other table): each CTA
+/// its own sequences (those it fills), its lanes splitting a row and the
+/// lowest bad column kept (fold_rows), keyed (kInputStep, sequence, the
+/// input's place) as the scalar checks are.
+void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
+                                         const PathPlan &plan) {
+  for (const InputDecl *in : deviceRowTables(L, plan)) {
+    StringRef name = in->name;
+    cs.line("// Rows of '{0}_table' on the device alone.", name);
+    CodeStream::Scope loop(cs, formatv("if (c.tv_{0}_bound) for (int64_t i "
+                                       "= ln.own(); i < N; i += "
+                                       "ln.own_count())",
+                                       name)
+                                   .str());
+    cs.line("const int64_t b = c.in_{0}_begin[i];", name);
+    cs.line("int64_t bad = INT64_MAX, acc = 0;");
+    cs.line("ErrorRecord vr{};");
+    {
+      CodeStream::Scope k(cs, formatv("for (int64_t k = b + ln.id(); k < "
+                                      "c.in_{0}_end[i]; k += ln.count())",
+                                      name)
+                                  .str());
+      cs.line("const int32_t v = c.in_{0}[k];", name);
+      CodeStream::Scope b(cs, formatv("if (v < {0} || v >= c.tv_{1}_bound)",
+                                      int64_t(*in->op.getMin()), name)
+                                  .str());
+      cs.line("bad = k - b;");
+      cs.line("vr = imeta_stage_record(i, v);");
+      cs.line("vr.row = bad;");
+      cs.line("vr.length = c.tv_{0}_stride ? b / c.tv_{0}_stride : 0;  // "
+              "the table's row",
+              name);
+      cs.line("break;");
+    }
+    cs.line("if (!ln.fold_rows(0, bad, vr, acc, false)) "
+            "ln.fail_one(imeta_stage_key({0}, i, {1}), vr);",
+            kInputStep, in - L.inputs().data());
   }
 }
 
@@ -706,6 +760,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   emitWritableArrays(cs, plan);
   emitOwnInputs(cs, plan);
   emitInputChecks(cs, plan);
+  emitTableChecks(cs, plan);
   emitStateGather(cs, plan);
   std::vector<HostPass> passes = hostPasses(plan);
   const llvm::DenseSet<Operation *> own = ownSteps(L, plan);
@@ -795,8 +850,9 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   cs.line("(void)a, (void)i, (void)c;");
   CodeStream::Scope sw(cs, "switch (imeta_stage_step(key))");
   emitStateMessages(cs, plan, /*rows=*/true);
+  std::vector<const InputDecl *> tables = deviceRowTables(L, plan);
   if (std::vector<const InputDecl *> checked = deviceCheckedInputs(L, plan);
-      !checked.empty() || !stateInputs(L, plan).empty()) {
+      !checked.empty() || !tables.empty() || !stateInputs(L, plan).empty()) {
     cs.line("case {0}:  // input checks and state: sequence a, place i",
             kInputStep);
     cs.line("  switch (i) {");
@@ -806,6 +862,10 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
               "= \" + std::to_string(rec.value) + \" breaks {1} >= {2}{3}\";",
               int64_t(in - L.inputs().data()), in->name,
               int64_t(*in->op.getMin()), ruleSuffix(in->op.getRule()));
+    for (const InputDecl *in : tables)
+      cs.line("  case {0}: return table_value_message({0}, a, rec.row, "
+              "rec.value, rec.length, c.tv_{1}_bound);",
+              int64_t(in - L.inputs().data()), in->name);
     cs.line("  }");
     cs.line("  return \"stage: failure \" + std::to_string(key) + \" has no "
             "words\";");

@@ -85,6 +85,12 @@ public:
   /// so that it names the evaluator's first.
   static std::vector<const InputDecl *> deviceCheckedInputs(
       const SpecLayout &L, const PathPlan &plan);
+  /// The table inputs a device step reads (stepInputs): where the engine
+  /// keeps their rows on the device alone (the stage's tv_X_bound), each
+  /// CTA checks its own sequences' rows in the sequence stage (kInputStep,
+  /// at the input's place).
+  static std::vector<const InputDecl *> deviceRowTables(const SpecLayout &L,
+                                                        const PathPlan &plan);
   /// The request state `plan` reads (state inputs it needs), in
   /// declaration order: a path with a stage gathers it there, at each
   /// sequence's slot, in a staged run (and a device step) instead of on
@@ -131,6 +137,7 @@ private:
     return unsigned(kFirstHostStep + plan.host.size() + s);
   }
   void emitInputChecks(CodeStream &cs, const PathPlan &plan);
+  void emitTableChecks(CodeStream &cs, const PathPlan &plan);
   /// The request state the path reads, gathered at each sequence's slot
   /// (EmitHost's emitSetupState, as lanes run it).
   void emitStateGather(CodeStream &cs, const PathPlan &plan);

@@ -93,6 +93,14 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
           "bucket's ratio.");
   cs.line("std::string describe_error(const ErrorRecord &e, const int32_t "
           "(*sets)[kMaxRatios]);");
+  if (L.hasResidentInput()) {
+    cs.line("/// A value of table input `input` (its place among the "
+            "declarations) outside");
+    cs.line("/// the spec's [min, bound): sequence `seq`'s column `col`, "
+            "in row `row`.");
+    cs.line("std::string table_value_message(int32_t input, int64_t seq, "
+            "int64_t col, int64_t value, int64_t row, int64_t bound);");
+  }
   cs.blank();
 }
 
@@ -137,6 +145,14 @@ void FillEmitter::emitCommonMembers(CodeStream &cs) {
                 in.name);
         cs.line("const int32_t *pt_{0}_vals;", in.name);
         cs.line("const int32_t *pt_{0}_col;  // [N] first changed column",
+                in.name);
+        // GPU: rows the engine keeps on the device alone, checked by the
+        // kernel that reads them (bound 0: checked on the host already).
+        cs.line("int32_t tv_{0}_bound;  // > 0: the kernel checks each value "
+                "it reads against [min, bound)",
+                in.name);
+        cs.line("int64_t tv_{0}_stride; // the table's row stride (a "
+                "failure names the row)",
                 in.name);
       }
     } else {

@@ -591,20 +591,17 @@ void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
   // batch reads, once, before anything is written (issue 34: an id past
   // the bound became a slot far outside the pool). A ResidentTable's
   // values were checked as they were written (values_checked): not again.
-  // Device-only rows are the kernel's to check.
+  // Device-only rows are the GPU kernel's to check (tv_X_bound).
   {
     CodeStream::Scope scan(
         cs, formatv("if (tb_{0}.host && !tb_{0}.values_checked)", name).str());
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     cs.line("for (int64_t k = H.begin_{0}[i]; k < H.end_{0}[i]; ++k) {{", name);
     cs.line("  const int32_t v = tb_{0}.host[k];", name);
-    cs.line("  if (v < {1} || v >= tb_{0}.bound) return failure(\"sequence \" "
-            "+ std::to_string(i) + \": {0}[\" + std::to_string(k - "
-            "H.begin_{0}[i]) + \"] = \" + std::to_string(v) + \" (row \" + "
-            "std::to_string(seqs.{0}_row[i]) + \" of '{0}_table') is outside "
-            "[{1}, bound) = [{1}, \" + std::to_string(tb_{0}.bound) + "
-            "\"){2}\");",
-            name, min, ruleSuffix(in.op.getRule()));
+    cs.line("  if (v < {1} || v >= tb_{0}.bound) return "
+            "failure(table_value_message({2}, i, k - H.begin_{0}[i], v, "
+            "seqs.{0}_row[i], tb_{0}.bound));",
+            name, min, &in - L.inputs().data());
     cs.line("}");
   }
   cs.line("// Within [min, bound): the proof's range.");
@@ -1496,6 +1493,31 @@ void HostEmitter::emitCpuFills(CodeStream &cs) {
     }
     cs.line("return true;");
   }
+}
+
+void HostEmitter::emitTableValueMessage(CodeStream &cs) {
+  if (!L.hasResidentInput())
+    return;
+  CodeStream::Scope f(cs, "std::string detail::table_value_message(int32_t "
+                          "input, int64_t seq, int64_t col, int64_t value, "
+                          "int64_t row, int64_t bound)");
+  cs.line("const std::string at = \"sequence \" + std::to_string(seq) + "
+          "\": \";");
+  {
+    CodeStream::Scope sw(cs, "switch (input)");
+    for (auto [order, in] : llvm::enumerate(L.inputs())) {
+      if (!in.isResident())
+        continue;
+      int64_t min = *in.op.getMin();
+      cs.line("case {0}: return at + \"{1}[\" + std::to_string(col) + \"] = "
+              "\" + std::to_string(value) + \" (row \" + std::to_string(row) "
+              "+ \" of '{1}_table') is outside [{2}, bound) = [{2}, \" + "
+              "std::to_string(bound) + \"){3}\";",
+              order, in.name, min, ruleSuffix(in.op.getRule()));
+    }
+  }
+  cs.line("return at + \"input \" + std::to_string(input) + \" is no "
+          "table\";");
 }
 
 void HostEmitter::emitTables(CodeStream &cs) {

@@ -28,6 +28,9 @@ public:
   /// A path's public entry points.
   void emitPublicEntries(CodeStream &cs, const PathPlan &plan);
   /// The failure sites and owners the fills recorded (EmitterState).
+  /// `detail::table_value_message`: a table's value outside [min, bound)
+  /// in words, one case per table input (none without one).
+  void emitTableValueMessage(CodeStream &cs);
   void emitTables(CodeStream &cs);
 
 private:
