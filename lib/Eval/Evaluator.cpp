@@ -7,6 +7,8 @@
 #include "lib/Support/PostOrder.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -292,6 +294,14 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       allRows += std::clamp<int64_t>((*counts)->data[i], 0, kMaxFieldValues);
     if (llvm::Error err = reserveCols(std::min(allRows, kMaxFieldValues)))
       return err;
+    // The live columns of every sequence first, as the host stage checks
+    // them before any row is filled.
+    if (live)
+      for (int64_t i = 0; i < numSeqs(); ++i)
+        if (live->data[i] > numCols)
+          return fail(formatv("sequence {0}: live columns ({1}) exceed the "
+                              "{2} columns of '{3}'",
+                              i, live->data[i], numCols, field.getCols()));
     int64_t r = 0;
     for (int64_t i = 0; i < numSeqs(); ++i) {
       int64_t n = (*counts)->data[i];
@@ -303,8 +313,13 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
                             "stops here",
                             kMaxFieldValues));
       for (int64_t j = 0; j < n; ++j, ++r)
-        if (llvm::Error err = runAt(Point{i, j, r, -1, ratio}))
+        if (llvm::Error err = runAt(Point{i, j, r, -1, ratio})) {
+          int64_t col = field.getCols() ? int64_t(out.data.size()) -
+                                              int64_t(r) * numCols
+                                        : -1;
+          rowFailures[{field, ratio}] = RowPoint{i, j, col};
           return within(std::move(err), formatv("sequence {0}, row {1}", i, r));
+        }
     }
     return llvm::Error::success();
   }
@@ -344,26 +359,180 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
   return llvm::Error::success();
 }
 
-llvm::Error Evaluator::checkRules(PathOp path) {
+llvm::Expected<PathPlan> Evaluator::planOf(PathOp path) {
+  FailureOr<PathPlan> plan = planPath(path);
+  if (failed(plan))
+    return fail(formatv("path '{0}': its recorded schedule is invalid",
+                        path.getSymName()));
+  return std::move(*plan);
+}
+
+SmallVector<int64_t, 8> Evaluator::bucketsOf(FlatSymbolRefAttr set) {
+  if (!set)
+    return {0};
+  return SmallVector<int64_t, 8>(ratios(set));
+}
+
+llvm::Error Evaluator::checkPath(PathOp path) {
+  if (llvm::Error err = checkHostStage(path))
+    return err;
+  return checkFills(path);
+}
+
+llvm::Error Evaluator::checkFills(PathOp path) {
   SymbolLookupScope scope(tables);
-  SmallVector<RequireOp> rules =
-      llvm::to_vector(spec.getBody().front().getOps<RequireOp>());
-  llvm::append_range(rules, getPathRules(path));
+  llvm::Expected<PathPlan> plan = planOf(path);
+  if (!plan)
+    return plan.takeError();
+  return checkRowsFields(plan->rowSpaces);
+}
+
+llvm::Expected<int64_t> Evaluator::outputRows(OutputOp out, int64_t ratio) {
+  SymbolLookupScope scope(tables);
+  if (FlatSymbolRefAttr len = out.getRowsAttr()) {
+    auto v = evaluate(lookup(len), 0);
+    if (!v)
+      return v.takeError();
+    return (*v)->data.front();
+  }
+  Operation *def = lookup(out.getSourceAttr());
+  if (auto sum = dyn_cast<PrefixSumOp>(def))
+    return numSeqs() + (sum.getConvention() == Convention::exclusive ? 1 : 0);
+  auto field = cast<FieldOp>(def);
+  switch (field.getDomain()) {
+  case Domain::scalar:
+    return -1;
+  case Domain::seq:
+    return numSeqs();
+  case Domain::rows: {
+    Operation *count = lookup(field.getCountAttr());
+    auto v = evaluate(count, getRatios(count) ? ratio : 0);
+    if (!v)
+      return v.takeError();
+    int64_t rows = 0;
+    for (int64_t n : (*v)->data)
+      rows += std::max<int64_t>(n, 0);
+    return rows;
+  }
+  }
+  llvm_unreachable("unknown domain");
+}
+
+llvm::Error Evaluator::checkHostStage(PathOp path) {
+  SymbolLookupScope scope(tables);
+  llvm::Expected<PathPlan> plan = planOf(path);
+  if (!plan)
+    return plan.takeError();
   bool resolves = !getPathResolves(path).empty();
   if (resolves) {
     // SPEC-async.md §4: the state's rules, then the resolved batch's.
-    for (RequireOp rule : rules)
+    for (RequireOp rule : allRules(path))
       if (readsState(rule))
         if (llvm::Error err = checkRule(rule))
           return err;
     if (llvm::Error err = resolveInputs(path))
       return err;
   }
-  for (RequireOp rule : rules)
-    if (!resolves || !readsState(rule))
-      if (llvm::Error err = checkRule(rule))
-        return err;
+  // The host stage: rules and the fields that are not rows fields, in
+  // the plan's order.
+  for (const HostStep &step : plan->host) {
+    if (auto rule = dyn_cast<RequireOp>(step.op)) {
+      if (!resolves || !readsState(rule))
+        if (llvm::Error err = checkRule(rule))
+          return err;
+      continue;
+    }
+    SmallVector<int64_t, 8> buckets = bucketsOf(getRatios(step.op));
+    for (int64_t ratio : buckets)
+      if (auto v = evaluate(step.op, ratio); !v)
+        return v.takeError();
+  }
+  return checkRowStarts(plan->rowSpaces);
+}
+
+llvm::Error Evaluator::checkRowStarts(ArrayRef<RowSpace> spaces) {
+  // Each row space's counts, bucket by bucket, sequence by sequence.
+  for (const RowSpace &space : spaces) {
+    FieldOp count = space.count;
+    SmallVector<int64_t, 8> buckets = bucketsOf(count.getRatiosAttr());
+    for (int64_t ratio : buckets) {
+      auto v = evaluate(count, ratio);
+      if (!v)
+        return v.takeError();
+      for (int64_t i = 0; i < numSeqs(); ++i)
+        if ((*v)->data[i] < 0)
+          return fail(formatv("sequence {0}: row count '{1}' is negative "
+                              "({2})",
+                              i, count.getSymName(), (*v)->data[i]));
+    }
+  }
+  // The columns of each `cols` field: a width that is not negative, each
+  // sequence's live columns within it.
+  for (const RowSpace &space : spaces)
+    for (FieldOp field : space.fields) {
+      if (!field.getColsAttr())
+        continue;
+      SmallVector<int64_t, 8> buckets = bucketsOf(field.getRatiosAttr());
+      for (int64_t ratio : buckets) {
+        FieldValue shape;
+        int64_t numCols = 0;
+        const FieldValue *live = nullptr;
+        llvm::Error err = columnsOf(field, ratio, shape, numCols, live);
+        for (int64_t i = 0; !err && live && i < numSeqs(); ++i)
+          if (live->data[i] > numCols)
+            err = fail(formatv("sequence {0}: live columns ({1}) exceed the "
+                               "{2} columns of '{3}'",
+                               i, live->data[i], numCols, field.getCols()));
+        if (err)
+          return within(std::move(err),
+                        "field '" + field.getSymName() + "'" +
+                            bucketText(field, ratio));
+      }
+    }
   return llvm::Error::success();
+}
+
+llvm::Error Evaluator::checkRowsFields(ArrayRef<RowSpace> spaces) {
+  // Each (field, bucket) fails at its lowest point, so the lowest key of
+  // their failures is the first in the fill's order (EmitFill.cpp): the
+  // sequence; within it the row space and its count's bucket; then the
+  // fields without columns row by row (each row: field by field, bucket by
+  // bucket), then each `cols` field in its own loop (bucket, row, column).
+  // A failure at no point precedes them all.
+  using Key = std::array<int64_t, 7>;
+  std::optional<Key> first;
+  std::string words;
+  for (auto [s, space] : llvm::enumerate(spaces)) {
+    int64_t columnLoops = 0;
+    for (auto [f, constField] : llvm::enumerate(space.fields)) {
+      FieldOp field = constField;
+      const int64_t phase = field.getColsAttr() ? ++columnLoops : 0;
+      SmallVector<int64_t, 8> buckets = bucketsOf(field.getRatiosAttr());
+      bool countBucketed = bool(FieldOp(space.count).getRatiosAttr());
+      for (auto [b, ratio] : llvm::enumerate(buckets)) {
+        auto v = evaluate(field, ratio);
+        if (v)
+          continue;
+        Key key{-1, 0, 0, 0, 0, 0, 0};
+        if (auto at = rowFailures.find({field, ratio});
+            at != rowFailures.end()) {
+          const RowPoint &pt = at->second;
+          const int64_t bc = countBucketed ? int64_t(b) : 0;
+          key = phase ? Key{pt.seq, int64_t(s), bc, phase, int64_t(b), pt.row,
+                            pt.col}
+                      : Key{pt.seq, int64_t(s), bc, 0, pt.row, int64_t(f),
+                            int64_t(b)};
+        }
+        if (!first || key < *first) {
+          first = key;
+          words = llvm::toString(v.takeError());
+        } else {
+          llvm::consumeError(v.takeError());
+        }
+      }
+    }
+  }
+  return first ? fail(words) : llvm::Error::success();
 }
 
 llvm::Expected<const FieldValue *>

@@ -11,6 +11,7 @@
 
 #include "dialect/IMetaOps.h"
 #include "lib/Eval/Batch.h"
+#include "lib/Transforms/PathPlan.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -80,13 +81,29 @@ class Evaluator {
 public:
   Evaluator(SpecOp spec, const Batch &batch);
 
-  /// Checks the spec's rules, then `path`'s, in order; the first broken one
-  /// gives a one-line error naming the sequence (or ratio) and the rule.
-  /// A path that resolves inputs (imeta.resolve) first checks its rules
-  /// that read state on the batch as given, then resolves the batch
-  /// (lib/Eval/Resolve.cpp): every field from then on is the resolved
-  /// batch's, whose inputs' `min` and other rules are checked next.
-  llvm::Error checkRules(PathOp path);
+  /// Checks the rules of `path` and computes every field it needs, in the
+  /// one order in which every backend reports the first failure
+  /// (README.md, "Which failure is first"): the path's plan (lib/Transforms/PathPlan.h), its
+  /// host stage first (each rule, spec's then path's, after the fields it
+  /// reads; then the other fields that are not `rows` fields, as the
+  /// outputs reach them; a field bucket by bucket, sequence by sequence),
+  /// then its `rows` fields, the failure at the lowest sequence first and
+  /// within a sequence in the fill's order (row space, row, field,
+  /// bucket, column). A path that resolves inputs (imeta.resolve) first
+  /// checks its rules that read state on the batch as given, then
+  /// resolves the batch (lib/Eval/Resolve.cpp): every field from then on
+  /// is the resolved batch's. The first failure is a one-line error naming
+  /// the field or rule, the sequence (or bucket) and what failed.
+  llvm::Error checkPath(PathOp path);
+  /// checkPath in its two parts: the host stage (through the columns of
+  /// the `cols` fields), then the `rows` fields. A caller checks the
+  /// buffers' capacities between them (imeta-run --capacity).
+  llvm::Error checkHostStage(PathOp path);
+  llvm::Error checkFills(PathOp path);
+  /// The rows output `out` has in bucket `ratio` (its `rows(@len)`, else
+  /// its field's: N, N + 1 for an exclusive sum, a rows field's row
+  /// count), from the host stage's values; -1 for a scalar output.
+  llvm::Expected<int64_t> outputRows(OutputOp out, int64_t ratio);
 
   /// The values of a field or prefix sum in bucket `ratio` (0 when the
   /// field is not bucketed). Computed once, then cached.
@@ -136,6 +153,16 @@ private:
                         int64_t &numCols, const FieldValue *&live);
   llvm::Error evaluatePrefix(PrefixSumOp sum, int64_t ratio, FieldValue &out);
   llvm::Error checkRule(RequireOp rule);
+  /// The plan of `path` (its recorded schedule, else the default one).
+  llvm::Expected<PathPlan> planOf(PathOp path);
+  /// The buckets of a field over `set`, in the batch's order; {0} if none.
+  llvm::SmallVector<int64_t, 8> bucketsOf(mlir::FlatSymbolRefAttr set);
+  /// The host stage's end: each row space's counts (none negative), then
+  /// the columns of its `cols` fields (a width not negative, the live
+  /// columns within it), as the generated host stage checks them.
+  llvm::Error checkRowStarts(llvm::ArrayRef<RowSpace> spaces);
+  /// checkPath's last part: the `rows` fields of the plan's row spaces.
+  llvm::Error checkRowsFields(llvm::ArrayRef<RowSpace> spaces);
   /// Resolves `path`'s inputs into `resolved` and evaluates on it from
   /// then on (Resolve.cpp).
   llvm::Error resolveInputs(PathOp path);
@@ -159,6 +186,12 @@ private:
   /// The error of each (field, bucket) that failed, in its words.
   llvm::DenseMap<std::pair<mlir::Operation *, int64_t>, std::string>
       failures;
+  /// Where a `rows` field failed at a point: its sequence, the row within
+  /// the sequence and the column (-1: none).
+  struct RowPoint {
+    int64_t seq, row, col;
+  };
+  llvm::DenseMap<std::pair<mlir::Operation *, int64_t>, RowPoint> rowFailures;
   llvm::DenseMap<mlir::Attribute, int64_t> configCache;
   llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
   /// Outputs padded to their `rows(@len)`.

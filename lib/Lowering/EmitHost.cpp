@@ -1147,7 +1147,7 @@ void HostEmitter::emitColumnsArray(CodeStream &cs, const PathPlan &plan,
     FormulaScope scope;
     scope.ratios = set;
     cs.line("const int64_t w = {0};", L.columnCount(field, scope));
-    cs.line("if (w < 0) return failure(\"field '{0}': {1} = \" + "
+    cs.line("if (w < 0) return failure(\"field '{0}': '{1}' = \" + "
             "std::to_string(w) + \" columns is negative\");",
             name, *field.getCols());
     cs.line("if (w > c.hw_{0}) c.hw_{0} = w;", name);
@@ -1214,9 +1214,14 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
                                       L.numBuckets(field.getRatiosAttr()))
                                   .str());
       std::string width = L.columnCount(field, scope);
-      cs.line("if ({0} < 0) return failure(\"field '{1}': {2} = \" + "
-              "std::to_string({0}) + \" columns is negative\");",
-              width, field.getSymName(), *field.getCols());
+      // "field 'F' (bucket n of 'S')": the evaluator's words.
+      FlatSymbolRefAttr set = field.getRatiosAttr();
+      std::string bucket =
+          set ? " + \" (\" + " + bucketWords(st, set, "b") + " + \")\"" : "";
+      cs.line("if ({0} < 0) return failure(std::string(\"field '{1}'\"){3} + "
+              "\": '{2}' = \" + std::to_string({0}) + \" columns is "
+              "negative\");",
+              width, field.getSymName(), *field.getCols(), bucket);
       if (!field.getLive())
         continue;
       auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
@@ -1224,11 +1229,11 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
           formatv("H.h_{0}[({1}) * N + i]", live.getSymName(),
                   bucketIndex(st, scope, live.getRatiosAttr()));
       cs.line("for (int64_t i = 0; i < N; ++i) if ({0} > {1}) "
-              "return failure(\"field '{2}': sequence \" + std::to_string(i) "
-              "+ \": live columns (\" + std::to_string({0}) + "
-              "\") exceed the \" + std::to_string({1}) + \" columns of "
-              "'{3}'\");",
-              liveAt, width, field.getSymName(), *field.getCols());
+              "return failure(std::string(\"field '{2}'\"){4} + \": "
+              "sequence \" + std::to_string(i) + \": live columns (\" + "
+              "std::to_string({0}) + \") exceed the \" + "
+              "std::to_string({1}) + \" columns of '{3}'\");",
+              liveAt, width, field.getSymName(), *field.getCols(), bucket);
     }
 }
 

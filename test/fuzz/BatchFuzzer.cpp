@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       continue;
     }
     imeta::Evaluator evaluator(v4.file.spec, *batch);
-    if (llvm::Error err = evaluator.checkRules(path)) {
+    if (llvm::Error err = evaluator.checkPath(path)) {
       llvm::consumeError(std::move(err));
       continue;
     }

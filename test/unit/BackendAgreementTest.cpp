@@ -63,7 +63,7 @@ struct Answer {
 
 Answer evaluator(SpecOp spec, PathOp path, const Batch &batch) {
   Evaluator ev(spec, batch);
-  if (llvm::Error err = ev.checkRules(path))
+  if (llvm::Error err = ev.checkPath(path))
     return {false, llvm::toString(std::move(err))};
   auto outputs = ev.evaluatePath(path);
   if (!outputs)

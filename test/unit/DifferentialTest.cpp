@@ -44,7 +44,7 @@ protected:
     llvm::Expected<Batch> parsed = parseBatch(spec(), ref::toJson(batch));
     ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
     Evaluator ev(spec(), *parsed);
-    llvm::Error rules = ev.checkRules(path(pathName));
+    llvm::Error rules = ev.checkPath(path(pathName));
     ASSERT_FALSE(bool(rules)) << llvm::toString(std::move(rules));
     auto outputs = ev.evaluatePath(path(pathName));
     ASSERT_TRUE(bool(outputs)) << llvm::toString(outputs.takeError());

@@ -94,7 +94,7 @@ protected:
     ASSERT_TRUE(bool(parsed));
     Evaluator ev(spec(), *parsed);
     PathOp path = test::v4Path(pathName);
-    ASSERT_FALSE(bool(ev.checkRules(path)));
+    ASSERT_FALSE(bool(ev.checkPath(path)));
     auto outputs = ev.evaluatePath(path);
     ASSERT_TRUE(bool(outputs)) << llvm::toString(outputs.takeError());
 

@@ -85,7 +85,7 @@ Outcome run(llvm::StringRef pathName, const llvm::json::Value &json) {
     return o;
   }
   Evaluator ev(spec, *batch);
-  if (llvm::Error err = ev.checkRules(path)) {
+  if (llvm::Error err = ev.checkPath(path)) {
     o.error = llvm::toString(std::move(err));
     return o;
   }
@@ -555,7 +555,7 @@ Answers answer(llvm::StringRef pathName, const llvm::json::Value &json) {
     return a;
   }
   Evaluator ev(spec, *batch);
-  if (llvm::Error err = ev.checkRules(path)) {
+  if (llvm::Error err = ev.checkPath(path)) {
     a.evaluator = llvm::toString(std::move(err));
   } else if (auto outputs = ev.evaluatePath(path)) {
     a.evalOk = true;

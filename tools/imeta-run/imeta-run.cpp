@@ -93,6 +93,34 @@ static llvm::Expected<imeta::Batch> readBatch(imeta::SpecOp spec,
   return imeta::parseBatch(spec, *json, path);
 }
 
+/// Buffers of --capacity rows hold every output, or the request is at
+/// fault (the generated driver's words: runtime/DriverHelpers.inc): the
+/// outputs in order, each bucket, from the host stage's row counts.
+static llvm::Error checkCapacity(imeta::Evaluator &evaluator,
+                                 imeta::PathOp path) {
+  for (imeta::OutputOp out : imeta::getPathOutputs(path)) {
+    mlir::FlatSymbolRefAttr set = imeta::getRatios(
+        SymbolTable::lookupSymbolIn(path->getParentOp(), out.getSourceAttr()));
+    llvm::SmallVector<int64_t, 8> buckets{0};
+    if (set)
+      buckets.assign(evaluator.ratios(set).begin(),
+                     evaluator.ratios(set).end());
+    for (int64_t ratio : buckets) {
+      llvm::Expected<int64_t> rows = evaluator.outputRows(out, ratio);
+      if (!rows)
+        return rows.takeError();
+      if (*rows > capacity)
+        return imeta::toolError(
+            imeta::kExitUsage,
+            "--capacity " + llvm::Twine(int64_t(capacity)) + ": output '" +
+                out.getName() + "' has " + llvm::Twine(*rows) +
+                " rows, more than a buffer of " +
+                llvm::Twine(int64_t(capacity)) + " rows holds");
+    }
+  }
+  return llvm::Error::success();
+}
+
 /// The field file of the path on the batch, by the chosen backend.
 static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
                                              imeta::PathOp path,
@@ -109,30 +137,24 @@ static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
       return text.takeError();
     return imeta::selectFields(*text, path, fields);
   }
+  // The order in which the generated code fails (README, "Which failure
+  // is first"): the host stage, the buffers, the fills.
   imeta::Evaluator evaluator(spec, batch);
-  if (llvm::Error err = evaluator.checkRules(path))
+  if (llvm::Error err = evaluator.checkHostStage(path))
+    return err;
+  if (capacity > 0)
+    if (llvm::Error err = checkCapacity(evaluator, path))
+      return err;
+  if (llvm::Error err = evaluator.checkFills(path))
     return err;
   auto outputs = evaluator.evaluatePath(path, fields);
   if (!outputs)
     return outputs.takeError();
   std::vector<imeta::FieldValue> padded;
-  if (capacity > 0) {
-    // Buffers of --capacity rows hold every output, or the request is at
-    // fault (the generated driver's words: runtime/DriverHelpers.inc).
-    for (const imeta::OutputValue &out : *outputs)
-      if (out.value->domain != imeta::Domain::scalar &&
-          int64_t(out.value->points) > capacity)
-        return imeta::toolError(
-            imeta::kExitUsage,
-            "--capacity " + llvm::Twine(int64_t(capacity)) + ": output '" +
-                imeta::outputBaseName(out.name) + "' has " +
-                llvm::Twine(int64_t(out.value->points)) +
-                " rows, more than a buffer of " +
-                llvm::Twine(int64_t(capacity)) + " rows holds");
+  if (capacity > 0)
     if (llvm::Error err =
             imeta::padToCapacity(path, capacity, *outputs, padded))
       return err;
-  }
   std::string text;
   llvm::raw_string_ostream os(text);
   imeta::printFieldFile(os, *outputs);
