@@ -64,20 +64,38 @@ private:
     return text.slice(start, pos);
   }
   /// Where offset `at` of the text is in the source: its column in the
-  /// string (an escape before it counts as one character), called from
+  /// string (past the escapes before it), called from
   /// where the caller's text calls it; the owner's location where the text
   /// has none (a formula built by a pass).
   Location locAt(size_t at) const {
     Location l = loc;
-    if (auto file = dyn_cast_or_null<FileLineColLoc>(textLoc))
+    // A text with escapes: its start, and each character's offset in the
+    // source (formulaTextLoc, IMetaOps.cpp).
+    LocationAttr start = textLoc;
+    DenseI32ArrayAttr rawAt;
+    if (auto fused = dyn_cast_or_null<FusedLoc>(textLoc);
+        fused && fused.getLocations().size() == 1) {
+      start = fused.getLocations().front();
+      rawAt = dyn_cast_or_null<DenseI32ArrayAttr>(fused.getMetadata());
+    }
+    if (auto file = dyn_cast_or_null<FileLineColLoc>(start)) {
+      int64_t offset = int64_t(at);
+      if (rawAt && !rawAt.empty())
+        offset = rawAt[std::min<int64_t>(offset, rawAt.size() - 1)];
       l = FileLineColLoc::get(file.getFilename(), file.getLine(),
-                              file.getColumn() + 1 + unsigned(at));
+                              file.getColumn() + 1 + unsigned(offset));
+    }
     return caller ? CallSiteLoc::get(l, *caller) : l;
   }
   /// Where the next token starts.
   size_t tokenStart() {
     skipSpace();
     return pos;
+  }
+  /// An error at offset `at` (a function's name: its usage is wrong).
+  LogicalResult failAt(size_t at, const Twine &message) {
+    pos = at;
+    return fail(message);
   }
   LogicalResult fail(const Twine &message) {
     return emitError(locAt(pos))
@@ -696,21 +714,23 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
 /// A function's first argument, a symbol (`name` or `@name`): its
 /// definition; `id` gets its name.
 FailureOr<Operation *> FormulaParser::symbolArgument(StringRef &id) {
+  nameStart = tokenStart(); // the column of an error about the name
   accept("@");
   id = identifier();
   return symbol(id);
 }
 
 FailureOr<Value> FormulaParser::count(Location at) {
+  const size_t callAt = nameStart;
   StringRef id;
   FailureOr<Operation *> def = symbolArgument(id);
   if (failed(def))
     return failure();
   SmallVector<Value, 4> args;
   for (int k = 0; k < 4; ++k) {
-    if (failed(expect(",")))
-      return fail("count() takes a list and four values: count(list, lo, "
-                  "hi, vlo, vhi)");
+    if (!accept(","))
+      return failAt(callAt, "count() takes a list and four values: "
+                            "count(list, lo, hi, vlo, vhi)");
     FailureOr<Value> v = typed(ternary(), i32, "count()");
     if (failed(v))
       return failure();
@@ -725,13 +745,15 @@ FailureOr<Value> FormulaParser::count(Location at) {
 
 /// gather(X, row): rows field X at a row of the current sequence.
 FailureOr<Value> FormulaParser::gather(Location at) {
+  const size_t callAt = nameStart;
   StringRef id;
   FailureOr<Operation *> def = symbolArgument(id);
   if (failed(def))
     return failure();
   auto field = dyn_cast<FieldOp>(*def);
-  if (!field || failed(expect(",")))
-    return fail("gather() takes a rows field and a row: gather(X, row)");
+  if (!field || !accept(","))
+    return failAt(callAt,
+                  "gather() takes a rows field and a row: gather(X, row)");
   FailureOr<Value> row = typed(ternary(), i32, "gather()");
   if (failed(row) || failed(expect(")")))
     return failure();
@@ -781,6 +803,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
       {"len", 0},    {"total", 0},  {"ratio_min", 0}, {"ratio_count", 0},
       {"sum_of", 0}, {"max_of", 0}, {"min_of", 0}};
   if (symbolFns.count(fn)) {
+    const size_t callAt = nameStart;
     const size_t argStart = tokenStart();
     accept("@");
     StringRef id = identifier();
@@ -792,8 +815,8 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
         return failure();
       column = *c;
     }
-    if (id.empty() || failed(expect(")")))
-      return fail(formatv("{0}() takes one name", fn));
+    if (id.empty() || !accept(")"))
+      return failAt(callAt, formatv("{0}() takes one name", fn));
     nameStart = argStart; // the column of an error about the name
     FailureOr<Operation *> def = symbol(id);
     if (failed(def))

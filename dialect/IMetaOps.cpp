@@ -37,14 +37,45 @@ static void printPathBases(OpAsmPrinter &p, Operation *, ArrayAttr bases) {
   llvm::interleaveComma(bases, p);
 }
 
+/// Where a formula's text starts in the source, `start` its opening quote
+/// (already parsed as a string): a file location, or where the string has
+/// escapes, that location fused with each decoded character's offset in
+/// the source (then one past the last), so that an error's column is the
+/// character's (CompactFormula.cpp, locAt).
+static LocationAttr formulaTextLoc(OpAsmParser &parser, SMLoc start) {
+  Location file = parser.getEncodedSourceLoc(start);
+  const char *raw = start.getPointer();
+  if (!raw || *raw != '"')
+    return file;
+  SmallVector<int32_t> rawAt;
+  bool escaped = false;
+  size_t k = 1;
+  while (raw[k] && raw[k] != '"' && raw[k] != '\n') {
+    rawAt.push_back(int32_t(k - 1));
+    if (raw[k] != '\\') {
+      ++k;
+      continue;
+    }
+    // \\, \", \n, \t, or two hex digits: MLIR's string escapes.
+    escaped = true;
+    k += llvm::isHexDigit(raw[k + 1]) && llvm::isHexDigit(raw[k + 2]) ? 3 : 2;
+  }
+  if (!escaped)
+    return file;
+  rawAt.push_back(int32_t(k - 1));
+  MLIRContext *ctx = parser.getContext();
+  return FusedLoc::get(ctx, {file}, DenseI32ArrayAttr::get(ctx, rawAt));
+}
+
 /// `= "FORMULA"` of a compact field or rule: the string, and where it
 /// starts in the source (its errors and expanded ops point into it).
 static ParseResult parseFormula(OpAsmParser &parser, StringAttr &formula,
                                 LocationAttr &loc) {
-  loc = parser.getEncodedSourceLoc(parser.getCurrentLocation());
+  SMLoc start = parser.getCurrentLocation();
   std::string text;
   if (parser.parseString(&text))
     return failure();
+  loc = formulaTextLoc(parser, start);
   formula = parser.getBuilder().getStringAttr(text);
   return success();
 }
@@ -1198,11 +1229,12 @@ ParseResult FormulaDefOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseEqual())
     return failure();
   // Where the text starts: its errors and ops point into it.
-  Location textLoc = parser.getEncodedSourceLoc(parser.getCurrentLocation());
+  SMLoc start = parser.getCurrentLocation();
   if (parser.parseString(&text) ||
       parser.parseOptionalAttrDict(result.attributes))
     return failure();
-  result.addAttribute(getTextLocAttrName(result.name), LocationAttr(textLoc));
+  result.addAttribute(getTextLocAttrName(result.name),
+                      formulaTextLoc(parser, start));
   result.addAttribute(getParamsAttrName(result.name),
                       parser.getBuilder().getArrayAttr(params));
   result.addAttribute(getTextAttrName(result.name),

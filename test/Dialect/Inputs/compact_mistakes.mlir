@@ -12,3 +12,30 @@ imeta.spec @s {
   imeta.field @f seq = "bad(len)"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
+// -----
+imeta.spec @s {
+  imeta.input @a : i32
+  imeta.field @f seq = "\61 + \61 + b"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+// -----
+imeta.spec @s {
+  imeta.formula @g(p) = "p * \70 + nothing"
+  imeta.input @a : i32
+  imeta.field @f seq = "g(a)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+// -----
+imeta.spec @s {
+  imeta.input @a : !imeta.list
+  imeta.input @m : i32
+  imeta.field @f seq = "m + count(a)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+// -----
+imeta.spec @s {
+  imeta.input @m : i32
+  imeta.field @f seq = "m"
+  imeta.field @g seq = "max_of(f, 2)"
+  imeta.path @p target(cpu) { imeta.output "g" = @g }
+}
