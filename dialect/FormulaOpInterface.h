@@ -14,7 +14,7 @@ class DialectRegistry;
 
 namespace imeta {
 /// How a formula value varies with the column of a `cols` field (see
-/// lib/Lowering/ColumnTrend.h). `monotone`: in one direction, not known
+/// lib/Analysis/ColumnTrend.h). `monotone`: in one direction, not known
 /// which.
 enum class Trend { invariant, up, down, monotone, none };
 /// The trend of an op that does not say: the column's if every operand is

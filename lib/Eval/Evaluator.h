@@ -11,7 +11,7 @@
 
 #include "dialect/IMetaOps.h"
 #include "lib/Eval/Batch.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -83,7 +83,7 @@ public:
 
   /// Checks the rules of `path` and computes every field it needs, in the
   /// one order in which every backend reports the first failure
-  /// (README.md, "Which failure is first"): the path's plan (lib/Transforms/PathPlan.h), its
+  /// (README.md, "Which failure is first"): the path's plan (lib/Analysis/PathPlan.h), its
   /// host stage first (each rule, spec's then path's, after the fields it
   /// reads; then the other fields that are not `rows` fields, as the
   /// outputs reach them; a field bucket by bucket, sequence by sequence),

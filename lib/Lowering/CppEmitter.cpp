@@ -16,7 +16,7 @@
 #include "lib/Lowering/EmitHost.h"
 #include "lib/Lowering/EmitTorch.h"
 #include "lib/Transforms/Passes.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 #include "dialect/IMetaSymbols.h"
 #include "mlir/IR/OwningOpRef.h"

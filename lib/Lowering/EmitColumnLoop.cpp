@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Lowering/ColumnInvariants.h"
-#include "lib/Lowering/ColumnSplit.h"
-#include "lib/Lowering/ColumnTrend.h"
+#include "lib/Analysis/ColumnInvariants.h"
+#include "lib/Analysis/ColumnSplit.h"
+#include "lib/Analysis/ColumnTrend.h"
 #include "lib/Lowering/EmitFill.h"
-#include "lib/Lowering/MonotoneLoads.h"
+#include "lib/Analysis/MonotoneLoads.h"
 
 using namespace mlir;
 using llvm::formatv;

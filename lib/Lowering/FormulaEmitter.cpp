@@ -3,8 +3,8 @@
 #include "lib/Lowering/FormulaEmitter.h"
 #include "dialect/FormulaBlock.h"
 #include "dialect/IMetaSymbols.h"
-#include "lib/Lowering/ColumnInvariants.h"
-#include "lib/Lowering/RangeProof.h"
+#include "lib/Analysis/ColumnInvariants.h"
+#include "lib/Analysis/ListDependence.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SetVector.h"

@@ -15,6 +15,7 @@
 #define IMETA_LOWERING_FORMULAEMITTER_H
 
 #include "dialect/IMetaOps.h"
+#include "lib/Analysis/ListDependence.h"
 #include "lib/Lowering/CodeStream.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -23,14 +24,6 @@
 #include <vector>
 
 namespace imeta {
-
-/// The values of a spec's rows-field formulas computed from list
-/// elements, and the rows fields whose value is (RangeProof.h): the range
-/// proof does not cover them.
-struct ListDependence {
-  llvm::DenseSet<mlir::Value> values;
-  llvm::DenseSet<mlir::Operation *> fields;
-};
 
 /// What a spec's formulas are named by, fixed before anything is emitted:
 /// the ratio sets' ids (the generated bucket maps are indexed by them, in

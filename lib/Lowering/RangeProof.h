@@ -28,10 +28,6 @@
 
 namespace imeta {
 
-/// Every list-dependent value (and rows field) of the spec's rows-field
-/// formulas.
-ListDependence analyzeListDependence(SpecOp spec);
-
 /// The ranges of a formula's leaves, as C++ expressions of type `Range`
 /// (see the generated host source).
 struct RangeScope {

@@ -2,7 +2,7 @@
 
 #include "lib/Lowering/SpecLayout.h"
 #include "dialect/IMetaSymbols.h"
-#include "lib/Lowering/ColumnInvariants.h"
+#include "lib/Analysis/ColumnInvariants.h"
 
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/FormatVariadic.h"

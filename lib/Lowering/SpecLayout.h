@@ -17,7 +17,7 @@
 #include "lib/Lowering/FormulaEmitter.h"
 #include "lib/Lowering/RangeProof.h"
 #include "lib/Lowering/SpecDecls.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 

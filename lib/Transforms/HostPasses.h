@@ -14,7 +14,7 @@
 #ifndef IMETA_TRANSFORMS_HOSTPASSES_H
 #define IMETA_TRANSFORMS_HOSTPASSES_H
 
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 namespace imeta {
 

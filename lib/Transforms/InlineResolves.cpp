@@ -24,7 +24,7 @@
 #include "dialect/CompactFormula.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Transforms/Passes.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

@@ -9,7 +9,7 @@
 
 #include "dialect/CompactFormula.h"
 #include "dialect/IMetaSymbols.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 #include "lib/Transforms/Passes.h"
 
 namespace imeta {

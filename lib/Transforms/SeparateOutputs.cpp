@@ -2,7 +2,7 @@
 
 #include "dialect/IMetaSymbols.h"
 #include "lib/Transforms/Passes.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 #include "mlir/IR/Builders.h"
 

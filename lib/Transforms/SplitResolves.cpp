@@ -12,7 +12,7 @@
 #include "dialect/CompactFormula.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Transforms/Passes.h"
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 
 #include "mlir/IR/Builders.h"
 

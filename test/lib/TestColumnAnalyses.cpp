@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Lowering/ColumnInvariants.h"
-#include "lib/Lowering/ColumnSplit.h"
-#include "lib/Lowering/MonotoneLoads.h"
+#include "lib/Analysis/ColumnInvariants.h"
+#include "lib/Analysis/ColumnSplit.h"
+#include "lib/Analysis/MonotoneLoads.h"
 #include "test/lib/TestPasses.h"
 
 #include "mlir/Pass/Pass.h"

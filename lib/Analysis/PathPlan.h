@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef IMETA_TRANSFORMS_PATHPLAN_H
-#define IMETA_TRANSFORMS_PATHPLAN_H
+#ifndef IMETA_ANALYSIS_PATHPLAN_H
+#define IMETA_ANALYSIS_PATHPLAN_H
 
 #include "dialect/IMetaOps.h"
 
@@ -107,4 +107,4 @@ llvm::SmallVector<mlir::Operation *> fieldDependencies(mlir::Operation *op);
 
 } // namespace imeta
 
-#endif // IMETA_TRANSFORMS_PATHPLAN_H
+#endif // IMETA_ANALYSIS_PATHPLAN_H

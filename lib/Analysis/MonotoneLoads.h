@@ -25,8 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef IMETA_LOWERING_MONOTONELOADS_H
-#define IMETA_LOWERING_MONOTONELOADS_H
+#ifndef IMETA_ANALYSIS_MONOTONELOADS_H
+#define IMETA_ANALYSIS_MONOTONELOADS_H
 
 #include "dialect/IMetaOps.h"
 
@@ -47,4 +47,4 @@ llvm::SmallVector<MonotoneLoad> monotoneLoads(FieldOp field);
 
 } // namespace imeta
 
-#endif // IMETA_LOWERING_MONOTONELOADS_H
+#endif // IMETA_ANALYSIS_MONOTONELOADS_H

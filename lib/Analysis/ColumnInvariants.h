@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef IMETA_LOWERING_COLUMNINVARIANTS_H
-#define IMETA_LOWERING_COLUMNINVARIANTS_H
+#ifndef IMETA_ANALYSIS_COLUMNINVARIANTS_H
+#define IMETA_ANALYSIS_COLUMNINVARIANTS_H
 
 #include "dialect/IMetaOps.h"
 
@@ -41,4 +41,4 @@ bool isDivision32(mlir::Operation *op);
 
 } // namespace imeta
 
-#endif // IMETA_LOWERING_COLUMNINVARIANTS_H
+#endif // IMETA_ANALYSIS_COLUMNINVARIANTS_H

@@ -1,6 +1,6 @@
 //===- ColumnTrend.cpp - how a formula's values vary with the column ------===//
 
-#include "lib/Lowering/ColumnTrend.h"
+#include "lib/Analysis/ColumnTrend.h"
 
 using namespace mlir;
 using namespace imeta;

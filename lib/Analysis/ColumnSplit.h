@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef IMETA_LOWERING_COLUMNSPLIT_H
-#define IMETA_LOWERING_COLUMNSPLIT_H
+#ifndef IMETA_ANALYSIS_COLUMNSPLIT_H
+#define IMETA_ANALYSIS_COLUMNSPLIT_H
 
 #include "dialect/IMetaOps.h"
 
@@ -51,4 +51,4 @@ std::optional<ColumnSplit> columnSplit(FieldOp field);
 
 } // namespace imeta
 
-#endif // IMETA_LOWERING_COLUMNSPLIT_H
+#endif // IMETA_ANALYSIS_COLUMNSPLIT_H

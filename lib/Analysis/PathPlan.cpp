@@ -1,6 +1,6 @@
 //===- PathPlan.cpp - the schedule of a path's generated code -------------===//
 
-#include "lib/Transforms/PathPlan.h"
+#include "lib/Analysis/PathPlan.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Support/PostOrder.h"
 

@@ -1,7 +1,7 @@
 //===- MonotoneLoads.cpp - loads a column loop checks once per row --------===//
 
-#include "lib/Lowering/MonotoneLoads.h"
-#include "lib/Lowering/ColumnTrend.h"
+#include "lib/Analysis/MonotoneLoads.h"
+#include "lib/Analysis/ColumnTrend.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -1,6 +1,6 @@
 //===- ColumnInvariants.cpp - what a column loop computes before it -------===//
 
-#include "lib/Lowering/ColumnInvariants.h"
+#include "lib/Analysis/ColumnInvariants.h"
 
 using namespace mlir;
 using namespace imeta;

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef IMETA_LOWERING_COLUMNTREND_H
-#define IMETA_LOWERING_COLUMNTREND_H
+#ifndef IMETA_ANALYSIS_COLUMNTREND_H
+#define IMETA_ANALYSIS_COLUMNTREND_H
 
 #include "dialect/IMetaOps.h"
 
@@ -42,4 +42,4 @@ bool atTop(mlir::Operation *op, FieldOp field);
 
 } // namespace imeta
 
-#endif // IMETA_LOWERING_COLUMNTREND_H
+#endif // IMETA_ANALYSIS_COLUMNTREND_H

@@ -1,8 +1,8 @@
 //===- ColumnSplit.cpp - a row's columns split where a branch turns -------===//
 
-#include "lib/Lowering/ColumnSplit.h"
-#include "lib/Lowering/ColumnInvariants.h"
-#include "lib/Lowering/ColumnTrend.h"
+#include "lib/Analysis/ColumnSplit.h"
+#include "lib/Analysis/ColumnInvariants.h"
+#include "lib/Analysis/ColumnTrend.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
