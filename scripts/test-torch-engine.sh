@@ -7,7 +7,9 @@
 # raising the evaluator's message; then test/torch/binding_errors.py
 # (every refusal names its cause, outputs untouched); then
 # test/torch/async_state.py (decode_async on request state tensors equal
-# to the evaluator's fields, its refusals). Python: the
+# to the evaluator's fields, its refusals); then test/torch/every_spec.py
+# (the binding of every spec in specs/ and specs/examples, each path on an
+# example batch equal to the evaluator, or refused in its words). Python: the
 # $IMETA_PYTHON, else scripts/install-torch.sh's environment, else python3,
 # whichever imports torch; none does: exit 77 (skipped, said so).
 # Usage: test-torch-engine.sh BUILD_DIR SOURCE_DIR
@@ -48,3 +50,8 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
 "$py" "$src/test/torch/async_state.py" --gen "$work/gen-async" \
   --build-dir "$work/ext-async" \
   --imeta-run "$build/tools/imeta-run/imeta-run"
+# Every spec's binding (specs/ and specs/examples), every path on an
+# example batch, against the evaluator.
+"$py" "$src/test/torch/every_spec.py" \
+  --imeta-gen "$build/tools/imeta-gen/imeta-gen" \
+  --imeta-run "$build/tools/imeta-run/imeta-run" --build-dir "$work/every-spec"

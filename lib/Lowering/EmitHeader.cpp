@@ -32,8 +32,9 @@ void HeaderEmitter::emit(CodeStream &cs) {
   cs.blank();
   emitConfig(cs);
   cs.blank();
-  if (L.hasResidentInput())
-    emitListTable(cs);
+  // Every spec's header has it (the torch binding and an engine's code name
+  // it whatever the spec); a spec without a resident list uses none.
+  emitListTable(cs);
   emitSequences(cs);
   cs.blank();
   cs.raw(
@@ -161,8 +162,10 @@ void HeaderEmitter::emitListTable(CodeStream &cs) {
           "The values are");
   cs.line("/// checked against the spec's [min, bound) where they are "
           "written (runtime/ResidentTable.h)");
-  cs.line("/// and, host rows, where a step reads them; the int32 proof "
-          "takes that range.");
+  cs.line("/// and, host rows, where a step reads them (rows on the device "
+          "alone: by the");
+  cs.line("/// kernel, as it reads them); the int32 proof takes that "
+          "range.");
   cs.line("/// A read past a row's length is reported, on the host and in "
           "the kernel.");
   {

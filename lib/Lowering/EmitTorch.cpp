@@ -224,12 +224,15 @@ void TorchEmitter::emitTraits(CodeStream &cs, const PathPlan &plan) {
           "&s, Buffers &o) {{ return g::{0}(c, s, o); }",
           p);
   // The optional config parameters the path needs, refused when absent
-  // as the evaluator's parser refuses them.
+  // as the evaluator's parser refuses them: in declaration order.
   cs.line("  static void checkNeeded(ConfigStore &s, const "
           "c10::Dict<std::string, int64_t> &config, const "
           "c10::Dict<std::string, c10::List<int64_t>> &lists) {");
-  for (Operation *op : getPathNeeds(path))
-    if (auto cfg = dyn_cast<ConfigOp>(op))
+  SmallVector<Operation *> needs = getPathNeeds(path);
+  // The path's own spec: a path planned on a copy reads the copy's.
+  auto owner = path->getParentOfType<SpecOp>();
+  for (auto cfg : owner.getBody().front().getOps<ConfigOp>())
+    if (llvm::is_contained(needs, cfg.getOperation()))
       cs.line("    if (!config.contains(\"{1}\") && !lists.contains(\"{1}\")) "
               "s.failOnce(\"config: missing key '{1}' (path @{0} needs "
               "it){2}\");",
