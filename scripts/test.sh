@@ -34,12 +34,15 @@ if [ "${IMETA_SKIP_FUZZ:-0}" != 1 ] && [ "$fuzz_secs" != 0 ]; then
 fi
 if ! nvidia-smi -L >/dev/null 2>&1; then
   echo "note: no GPU on this machine: the GPU tests ('gpu', 'gpu-resident', 'gpu-monotone'," \
-       "'gpu-divider', 'gpu-device-step', 'gpu-state-step', 'gpu-async-step') were" \
+       "'gpu-divider', 'gpu-device-step', 'gpu-device-rows', 'gpu-state-step'," \
+       "'gpu-async-step', 'gpu-async-stream') were" \
        "skipped; run build/test/gpu/imeta-gpu-tests," \
        "build/test/gpu/imeta-gpu-resident-test," \
        "build/test/gpu/imeta-gpu-monotone-test," \
        "build/test/gpu/imeta-gpu-divider-test," \
        "build/test/gpu/imeta-gpu-device-step-test," \
-       "build/test/gpu/imeta-gpu-state-step-test and" \
-       "build/test/gpu/imeta-gpu-async-step-test where there is one"
+       "build/test/gpu/imeta-gpu-device-rows-test," \
+       "build/test/gpu/imeta-gpu-state-step-test," \
+       "build/test/gpu/imeta-gpu-async-step-test and" \
+       "build/test/gpu/imeta-gpu-async-stream-test where there is one"
 fi

@@ -296,12 +296,8 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
       return err;
     // The live columns of every sequence first, as the host stage checks
     // them before any row is filled.
-    if (live)
-      for (int64_t i = 0; i < numSeqs(); ++i)
-        if (live->data[i] > numCols)
-          return fail(formatv("sequence {0}: live columns ({1}) exceed the "
-                              "{2} columns of '{3}'",
-                              i, live->data[i], numCols, field.getCols()));
+    if (llvm::Error err = checkLiveColumns(field, live, numCols))
+      return err;
     int64_t r = 0;
     for (int64_t i = 0; i < numSeqs(); ++i) {
       int64_t n = (*counts)->data[i];
@@ -359,12 +355,25 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
   return llvm::Error::success();
 }
 
-llvm::Expected<PathPlan> Evaluator::planOf(PathOp path) {
+llvm::Expected<const PathPlan *> Evaluator::planOf(PathOp path) {
+  auto kept = plans.find(path);
+  if (kept != plans.end())
+    return &kept->second;
   FailureOr<PathPlan> plan = planPath(path);
   if (failed(plan))
     return fail(formatv("path '{0}': its recorded schedule is invalid",
                         path.getSymName()));
-  return std::move(*plan);
+  return &plans.emplace(path, std::move(*plan)).first->second;
+}
+
+llvm::Error Evaluator::checkLiveColumns(FieldOp field, const FieldValue *live,
+                                        int64_t numCols) {
+  for (int64_t i = 0; live && i < numSeqs(); ++i)
+    if (live->data[i] > numCols)
+      return fail(formatv("sequence {0}: live columns ({1}) exceed the {2} "
+                          "columns of '{3}'",
+                          i, live->data[i], numCols, field.getCols()));
+  return llvm::Error::success();
 }
 
 SmallVector<int64_t, 8> Evaluator::bucketsOf(FlatSymbolRefAttr set) {
@@ -381,10 +390,10 @@ llvm::Error Evaluator::checkPath(PathOp path) {
 
 llvm::Error Evaluator::checkFills(PathOp path) {
   SymbolLookupScope scope(tables);
-  llvm::Expected<PathPlan> plan = planOf(path);
+  llvm::Expected<const PathPlan *> plan = planOf(path);
   if (!plan)
     return plan.takeError();
-  return checkRowsFields(plan->rowSpaces);
+  return checkRowsFields((*plan)->rowSpaces);
 }
 
 llvm::Expected<int64_t> Evaluator::outputRows(OutputOp out, int64_t ratio) {
@@ -420,7 +429,7 @@ llvm::Expected<int64_t> Evaluator::outputRows(OutputOp out, int64_t ratio) {
 
 llvm::Error Evaluator::checkHostStage(PathOp path) {
   SymbolLookupScope scope(tables);
-  llvm::Expected<PathPlan> plan = planOf(path);
+  llvm::Expected<const PathPlan *> plan = planOf(path);
   if (!plan)
     return plan.takeError();
   bool resolves = !getPathResolves(path).empty();
@@ -435,7 +444,7 @@ llvm::Error Evaluator::checkHostStage(PathOp path) {
   }
   // The host stage: rules and the fields that are not rows fields, in
   // the plan's order.
-  for (const HostStep &step : plan->host) {
+  for (const HostStep &step : (*plan)->host) {
     if (auto rule = dyn_cast<RequireOp>(step.op)) {
       if (!resolves || !readsState(rule))
         if (llvm::Error err = checkRule(rule))
@@ -447,7 +456,7 @@ llvm::Error Evaluator::checkHostStage(PathOp path) {
       if (auto v = evaluate(step.op, ratio); !v)
         return v.takeError();
   }
-  return checkRowStarts(plan->rowSpaces);
+  return checkRowStarts((*plan)->rowSpaces);
 }
 
 llvm::Error Evaluator::checkRowStarts(ArrayRef<RowSpace> spaces) {
@@ -478,11 +487,8 @@ llvm::Error Evaluator::checkRowStarts(ArrayRef<RowSpace> spaces) {
         int64_t numCols = 0;
         const FieldValue *live = nullptr;
         llvm::Error err = columnsOf(field, ratio, shape, numCols, live);
-        for (int64_t i = 0; !err && live && i < numSeqs(); ++i)
-          if (live->data[i] > numCols)
-            err = fail(formatv("sequence {0}: live columns ({1}) exceed the "
-                               "{2} columns of '{3}'",
-                               i, live->data[i], numCols, field.getCols()));
+        if (!err)
+          err = checkLiveColumns(field, live, numCols);
         if (err)
           return within(std::move(err),
                         "field '" + field.getSymName() + "'" +
@@ -503,12 +509,12 @@ llvm::Error Evaluator::checkRowsFields(ArrayRef<RowSpace> spaces) {
   std::optional<Key> first;
   std::string words;
   for (auto [s, space] : llvm::enumerate(spaces)) {
+    const bool countBucketed = bool(FieldOp(space.count).getRatiosAttr());
     int64_t columnLoops = 0;
     for (auto [f, constField] : llvm::enumerate(space.fields)) {
       FieldOp field = constField;
       const int64_t phase = field.getColsAttr() ? ++columnLoops : 0;
       SmallVector<int64_t, 8> buckets = bucketsOf(field.getRatiosAttr());
-      bool countBucketed = bool(FieldOp(space.count).getRatiosAttr());
       for (auto [b, ratio] : llvm::enumerate(buckets)) {
         auto v = evaluate(field, ratio);
         if (v)

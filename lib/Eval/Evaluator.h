@@ -153,8 +153,12 @@ private:
                         int64_t &numCols, const FieldValue *&live);
   llvm::Error evaluatePrefix(PrefixSumOp sum, int64_t ratio, FieldValue &out);
   llvm::Error checkRule(RequireOp rule);
-  /// The plan of `path` (its recorded schedule, else the default one).
-  llvm::Expected<PathPlan> planOf(PathOp path);
+  /// The plan of `path` (its recorded schedule, else the default one),
+  /// made once.
+  llvm::Expected<const PathPlan *> planOf(PathOp path);
+  /// Each sequence's live columns of `field` within its `numCols`.
+  llvm::Error checkLiveColumns(FieldOp field, const FieldValue *live,
+                               int64_t numCols);
   /// The buckets of a field over `set`, in the batch's order; {0} if none.
   llvm::SmallVector<int64_t, 8> bucketsOf(mlir::FlatSymbolRefAttr set);
   /// The host stage's end: each row space's counts (none negative), then
@@ -192,6 +196,8 @@ private:
     int64_t seq, row, col;
   };
   llvm::DenseMap<std::pair<mlir::Operation *, int64_t>, RowPoint> rowFailures;
+  /// The plans made so far, by path.
+  std::map<mlir::Operation *, PathPlan> plans;
   llvm::DenseMap<mlir::Attribute, int64_t> configCache;
   llvm::DenseMap<mlir::Attribute, std::vector<int64_t>> ratioCache;
   /// Outputs padded to their `rows(@len)`.

@@ -673,7 +673,7 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
               "{1}_widen_staging_box(s, seen); }",
               P, p);
     }
-    if (!deviceRowTables(L.deviceInputs(plan)).empty())
+    if (!residentInputs(L.inputs(), L.deviceInputs(plan)).empty())
       cu.line("if (e.kind != kNone) if (std::string m = "
               "{0}_device_rows_failure(s, e); !m.empty()) return fail(m);",
               p);

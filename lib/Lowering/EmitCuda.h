@@ -51,9 +51,6 @@ private:
   void emitStageEntries(CodeStream &cu, const PathPlan &plan);
   void emitStageTable(CodeStream &cu, llvm::StringRef name);
   // Rows an engine keeps on the device alone (EmitDeviceRows.cpp).
-  /// The table inputs among `used`, in declaration order.
-  std::vector<const InputDecl *>
-  deviceRowTables(const llvm::SetVector<mlir::Operation *> &used) const;
   /// In the plain kernel, for sequence `i`: its rows checked, the CTA
   /// returning at a bad value.
   void emitDeviceRowChecks(CodeStream &cu,

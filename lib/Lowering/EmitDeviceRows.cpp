@@ -21,18 +21,9 @@ using llvm::formatv;
 
 namespace imeta::emit {
 
-std::vector<const InputDecl *>
-CudaEmitter::deviceRowTables(const llvm::SetVector<Operation *> &used) const {
-  std::vector<const InputDecl *> tables;
-  for (const InputDecl &in : L.inputs())
-    if (in.isResident() && holdsInput(used, in))
-      tables.push_back(&in);
-  return tables;
-}
-
 void CudaEmitter::emitDeviceRowChecks(
     CodeStream &cu, const llvm::SetVector<Operation *> &used) {
-  for (const InputDecl *in : deviceRowTables(used)) {
+  for (const InputDecl *in : residentInputs(L.inputs(), used)) {
     StringRef name = in->name;
     int64_t min = *in->op.getMin();
     cu.line("// Rows of '{0}_table' on the device alone: every block of the "
@@ -58,7 +49,7 @@ void CudaEmitter::emitDeviceRowChecks(
 
 void CudaEmitter::emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan) {
   std::vector<const InputDecl *> tables =
-      deviceRowTables(L.deviceInputs(plan));
+      residentInputs(L.inputs(), L.deviceInputs(plan));
   if (tables.empty())
     return;
   std::string p = PathOp(plan.path).getSymName().str();

@@ -120,14 +120,9 @@ DeviceStageEmitter::deviceCheckedInputs(const SpecLayout &L,
 std::vector<const InputDecl *>
 DeviceStageEmitter::deviceRowTables(const SpecLayout &L,
                                     const PathPlan &plan) {
-  std::vector<const InputDecl *> tables;
   if (!hasStep(L, plan))
-    return tables;
-  llvm::SetVector<Operation *> used = stepInputs(L, plan);
-  for (const InputDecl &in : L.inputs())
-    if (in.isResident() && holdsInput(used, in))
-      tables.push_back(&in);
-  return tables;
+    return {};
+  return residentInputs(L.inputs(), stepInputs(L, plan));
 }
 
 std::vector<const InputDecl *>

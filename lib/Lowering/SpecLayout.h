@@ -40,6 +40,17 @@ bool holdsInput(const Range &ops, const InputDecl &in) {
   });
 }
 
+/// The resident (table) inputs among `ops`, in declaration order.
+template <typename Range>
+std::vector<const InputDecl *> residentInputs(llvm::ArrayRef<InputDecl> inputs,
+                                              const Range &ops) {
+  std::vector<const InputDecl *> found;
+  for (const InputDecl &in : inputs)
+    if (in.isResident() && holdsInput(ops, in))
+      found.push_back(&in);
+  return found;
+}
+
 /// The C++ element type of an output buffer.
 inline const char *elemType(bool isBool) { return isBool ? "bool" : "int32_t"; }
 
