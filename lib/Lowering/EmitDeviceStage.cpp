@@ -302,26 +302,25 @@ void DeviceStageEmitter::emitInputChecks(CodeStream &cs,
 }
 
 /// A device step's check of the table rows the engine keeps on the device
-/// alone (deviceRowTables; the host checks every other table): each CTA
-/// its own sequences (those it fills), its lanes splitting a row and the
-/// lowest bad column kept (fold_rows), keyed (kInputStep, sequence, the
+/// alone (deviceRowTables; the host checks every other table): each warp
+/// its own sequences, its lanes splitting a row and the lowest bad column
+/// kept (fold_rows), keyed (kInputStep, sequence, the
 /// input's place) as the scalar checks are.
 void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
                                          const PathPlan &plan) {
   for (const InputDecl *in : deviceRowTables(L, plan)) {
     StringRef name = in->name;
     cs.line("// Rows of '{0}_table' on the device alone.", name);
-    CodeStream::Scope loop(cs, formatv("if (c.tv_{0}_bound) for (int64_t i "
-                                       "= ln.own(); i < N; i += "
-                                       "ln.own_count())",
-                                       name)
-                                   .str());
+    CodeStream::Scope lanes(cs, formatv("if (c.tv_{0}_bound)", name).str());
+    cs.line("auto &&wl = ln.own_lanes();");
+    CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
+                               "wl.own_count())");
     cs.line("const int64_t b = c.in_{0}_begin[i];", name);
     cs.line("int64_t bad = INT64_MAX, acc = 0;");
     cs.line("ErrorRecord vr{};");
     {
-      CodeStream::Scope k(cs, formatv("for (int64_t k = b + ln.id(); k < "
-                                      "c.in_{0}_end[i]; k += ln.count())",
+      CodeStream::Scope k(cs, formatv("for (int64_t k = b + wl.id(); k < "
+                                      "c.in_{0}_end[i]; k += wl.count())",
                                       name)
                                   .str());
       cs.line("const int32_t v = c.in_{0}[k];", name);
@@ -336,8 +335,8 @@ void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
               name);
       cs.line("break;");
     }
-    cs.line("if (!ln.fold_rows(0, bad, vr, acc, false)) "
-            "ln.fail_one(imeta_stage_key({0}, i, {1}), vr);",
+    cs.line("if (!wl.fold_rows(0, bad, vr, acc, false)) "
+            "wl.fail_one(imeta_stage_key({0}, i, {1}), vr);",
             kInputStep, in - L.inputs().data());
   }
 }
@@ -562,7 +561,7 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
   scope.seq = perSeq ? "i" : "-1";
   scope.failCall = "imeta_note(&tr";
   if (inOwnStep)
-    scope.rowLanes = "ln";
+    scope.rowLanes = "wl";
   commentFormula(cs, field);
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, field.getRatiosAttr(), buckets);
@@ -574,7 +573,7 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
             !perSeq ? "" : width == "1" ? " + i" : " + i * " + width);
     // An own step's lanes all find the value: one stores it.
     if (failed(emitValueStores(cs, L, st, field, scope,
-                               inOwnStep ? "ln.leader()" : "")))
+                               inOwnStep ? "wl.leader()" : "")))
       return failure();
     cs.line("return true;");
   }
@@ -582,7 +581,7 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
           "return; }",
           id, perSeq ? "i" : "0", failOf());
   if (inOwnStep)
-    cs.line("ln.sync();  // the stored value, for the other lanes");
+    cs.line("wl.sync();  // the stored value, for the other lanes");
   buckets.reset();
   // A value the context holds: the later steps read it there.
   if (L.inContext(field)) {
@@ -604,7 +603,7 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   scope.seq = perSeq ? "i" : "-1";
   scope.failCall = "imeta_note(&tr";
   if (inOwnStep)
-    scope.rowLanes = "ln";
+    scope.rowLanes = "wl";
   cs.line("// rule {0}: {1}", commentText(rule.getRule()),
           commentText(rule.getMessage()));
   std::optional<CodeStream::Scope> buckets;
@@ -788,14 +787,16 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
           return failure();
     }
     if (!ownSeqSteps.empty()) {
-      // O(rows) a sequence: only the sequences this CTA fills (ownSteps),
-      // one at a time on all its lanes, the rows of a reduction split
-      // among them. They read what the loop before wrote, on other
-      // lanes; where a sequence failed there, zeros (emitOwnInputs), and
-      // their failure keys are above its.
+      // O(rows) a sequence: only the sequences of this CTA (ownSteps), a
+      // warp each, one after another, the rows of a reduction split among
+      // its lanes. They read what the loop before wrote, on other lanes;
+      // where a sequence failed there, zeros (emitOwnInputs), and their
+      // failure keys are above its.
       cs.line("ln.sync();");
-      CodeStream::Scope loop(cs, "for (int64_t i = ln.own(); i < N; i += "
-                                 "ln.own_count()) [&]",
+      CodeStream::Scope lanes(cs, "");
+      cs.line("auto &&wl = ln.own_lanes();");
+      CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
+                                 "wl.own_count()) [&]",
                              "();");
       inOwnStep = true;
       for (size_t k : ownSeqSteps)

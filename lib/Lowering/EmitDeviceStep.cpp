@@ -4,9 +4,9 @@
 // kernel whose every CTA runs the path's sequence stage over the whole
 // batch in its shared memory, the capacities and the range proof (or the
 // checked dry run), so that all CTAs reach the same verdict and none
-// writes an output when the batch breaks a rule; then CTA x fills the
-// sequences i = x mod gridDim.x (at most one wave of CTAs). The host's part per step: the input checks and the copy of the
-// engine's arrays (`<path>_device_pack`). docs/device-step.md.
+// writes an output when the batch breaks a rule; then every sequence is
+// filled by a group of a CTA's threads (at most one wave of CTAs). The
+// host's part per step: the input checks and the copy of the engine's arrays (`<path>_device_pack`). docs/device-step.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,8 +103,9 @@ void CudaEmitter::emitStepLayout(CodeStream &cu, const PathPlan &plan) {
 }
 
 /// The kernel: the context and the stage in shared memory, the verdict,
-/// then the host-value outputs, the padding and the rows of the sequences
-/// i = blockIdx.x mod gridDim.x.
+/// then the host-value outputs, the padding and the rows of every
+/// sequence, each by a group of a CTA's threads (the whole CTA, down to a
+/// warp where the batch has more sequences than CTAs).
 void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   std::string p = PathOp(plan.path).getSymName().str();
   std::string ctx = L.ctxName(plan);
@@ -257,10 +258,18 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("(void)tid, (void)nthreads;");
   emitHostOutputCopies(cu, plan);
   emitPaddingFills(cu, plan);
-  CodeStream::Scope seqs(cu, "for (int64_t i = blockIdx.x; i < N; i += "
-                            "gridDim.x)");
+  // Threads a sequence: the CTA's, halved (down to a warp) while the
+  // grid's groups are fewer than the sequences, so that every sequence is
+  // filled at once rather than one CTA filling several in turn.
+  cu.line("unsigned per = blockDim.x;");
+  cu.line("while (per > 32 && int64_t(gridDim.x) * (blockDim.x / per) < N) "
+          "per /= 2;");
+  cu.line("const int64_t groups = int64_t(gridDim.x) * (blockDim.x / per);");
+  CodeStream::Scope seqs(cu, "for (int64_t i = int64_t(blockIdx.x) * "
+                            "(blockDim.x / per) + threadIdx.x / per; i < N; "
+                            "i += groups)");
   for (const RowSpace &space : plan.rowSpaces)
-    cu.line("if (!{0}<false>(c, i, threadIdx.x, blockDim.x)) return;",
+    cu.line("if (!{0}<false>(c, i, threadIdx.x % per, per)) return;",
             L.fillName(plan, space));
 }
 
@@ -341,7 +350,7 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
     cu.line("opted.store(s.shared_bytes);");
   }
   // CTAs: at most one wave (each runs the stage; more would run it again
-  // after the first wave), each filling sequences i = x mod gridDim.x.
+  // after the first wave), their threads' groups filling the sequences.
   // The wave at these shared bytes, asked once per size.
   cu.line("static std::atomic<int64_t> wave_bytes{-1}, wave{1};");
   {
