@@ -1,13 +1,12 @@
 //===- EmitDeviceStage.cpp - a GPU path's sequence stage on the device ----===//
 //
-// The host steps of a path (PathPlan::host, in HostPasses' passes) and its
+// The host steps of a path (PathPlan::host, by level: stageLevels) and its
 // row starts, as lanes run them; the failures' words (EmitDeviceStage.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/ResolvedBounds.h"
-#include "lib/Transforms/HostPasses.h"
 
 using namespace mlir;
 using llvm::formatv;
@@ -25,6 +24,72 @@ StepKind kindOf(Operation *op) {
   Domain d = isa<RequireOp>(op) ? cast<RequireOp>(op).getDomain()
                                 : cast<FieldOp>(op).getDomain();
   return d == Domain::seq ? StepKind::perSeq : StepKind::scalar;
+}
+
+/// Whether a step loops over a sequence's rows (its bound a value the
+/// stage computed: zeroed first where it may be left unwritten).
+bool loopsOverRows(Operation *op) {
+  bool loops = false;
+  op->walk([&](ReduceRowsOp) { loops = true; });
+  return loops;
+}
+
+/// Whether a step reads an input (every sequence's, written by the other
+/// lanes where it is request state gathered at a slot).
+bool readsInputs(Operation *op) {
+  bool reads = false;
+  op->walk([&](Operation *o) {
+    reads |= isa<GetInputOp, LoadOp, LengthOp, CountOp, GatherOp>(o);
+  });
+  return reads;
+}
+
+/// The stage's host steps by level (plan.host indices, in order within a
+/// kind): a step runs in the first level after every step it reads whose
+/// value another lane wrote (a scalar or a prefix sum read by a lane, a
+/// sequence's value read by a scan, a scalar, an own step or the other
+/// way round), so that each level is a pass of each kind and one barrier.
+/// A per-sequence step that reads only its own sequence's values (the
+/// lane that wrote them) shares their level, as the host fuses a run of
+/// them (HostPasses). The failure keys keep the host's order whatever
+/// the level (the lowest key is the first failure).
+struct StageLevel {
+  SmallVector<size_t> seq, own, scalar, sums;
+};
+std::vector<StageLevel> stageLevels(const PathPlan &plan,
+                                    const llvm::DenseSet<Operation *> &own) {
+  llvm::DenseMap<Operation *, size_t> index;
+  for (auto [k, step] : llvm::enumerate(plan.host))
+    index[step.op] = k;
+  std::vector<unsigned> level(plan.host.size(), 0);
+  std::vector<StageLevel> levels;
+  for (auto [k, step] : llvm::enumerate(plan.host)) {
+    StepKind kind = kindOf(step.op);
+    bool isOwn = own.contains(step.op);
+    unsigned lv = isOwn || (kind != StepKind::perSeq && readsInputs(step.op));
+    for (Operation *dep : fieldDependencies(step.op)) {
+      auto it = index.find(dep);
+      if (it == index.end())
+        continue;
+      StepKind dk = kindOf(dep);
+      bool sameLane =
+          (isOwn && own.contains(dep)) ||
+          (dk == StepKind::scalar && kind == StepKind::scalar) ||
+          (dk == StepKind::perSeq && kind == StepKind::perSeq && !isOwn &&
+           !own.contains(dep));
+      lv = std::max(lv, level[it->second] + (sameLane ? 0u : 1u));
+    }
+    level[k] = lv;
+    if (levels.size() <= lv)
+      levels.resize(lv + 1);
+    StageLevel &at = levels[lv];
+    (kind == StepKind::sum      ? at.sums
+     : kind == StepKind::scalar ? at.scalar
+     : isOwn                    ? at.own
+                                : at.seq)
+        .push_back(k);
+  }
+  return levels;
 }
 } // namespace
 
@@ -222,7 +287,8 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
               name);
     }
   }
-  cs.line("ln.sync();");
+  // No barrier: the first level's steps that read the gathered values
+  // are per-sequence ones, on the lane that gathered them (stageLevels).
 }
 
 /// The words of emitStateGather's failures: `rows`, the case of
@@ -493,15 +559,16 @@ void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,
 /// computes (the caller's arrays, which the context points at; a value
 /// the context holds itself is computed by the leader into its own array
 /// and copied into the context).
-/// The host values the own steps read (ownSteps), zeroed first: a
-/// sequence that fails a step before leaves the steps after it unwritten,
-/// and its own steps, which run for it anyway, read zeros, not what the
-/// memory held (a row count of garbage would loop for as long).
+/// The host values the own steps (ownSteps) and the steps over a
+/// sequence's rows read, zeroed first: a sequence that fails a step
+/// leaves the steps after it unwritten, and a step of a later level,
+/// which runs for it anyway, reads zeros, not what the memory held (a
+/// row count of garbage would loop for as long).
 void DeviceStageEmitter::emitOwnInputs(CodeStream &cs, const PathPlan &plan) {
   const llvm::DenseSet<Operation *> own = ownSteps(L, plan);
   llvm::SetVector<Operation *> read;
   for (const HostStep &step : plan.host)
-    if (own.contains(step.op))
+    if (own.contains(step.op) || loopsOverRows(step.op))
       for (Operation *dep : fieldDependencies(step.op))
         if (!own.contains(dep) && L.isHostValue(dep) && !L.inContext(dep))
           read.insert(dep);
@@ -756,75 +823,78 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   emitInputChecks(cs, plan);
   emitTableChecks(cs, plan);
   emitStateGather(cs, plan);
-  std::vector<HostPass> passes = hostPasses(plan);
   const llvm::DenseSet<Operation *> own = ownSteps(L, plan);
-  for (auto [p, pass] : llvm::enumerate(passes)) {
-    SmallVector<size_t> seqSteps, ownSeqSteps, scalarSteps, sums;
-    for (size_t k = pass.begin; k < pass.end; ++k)
-      switch (kindOf(plan.host[k].op)) {
-      case StepKind::perSeq:
-        (own.contains(plan.host[k].op) ? ownSeqSteps : seqSteps).push_back(k);
-        break;
-      case StepKind::scalar:
-        scalarSteps.push_back(k);
-        break;
-      case StepKind::sum:
-        sums.push_back(k);
-        break;
-      }
-    auto emitStep = [&](size_t k) -> LogicalResult {
-      Operation *op = plan.host[k].op;
-      if (auto rule = dyn_cast<RequireOp>(op))
-        return emitRule(cs, rule, hostStepId(k));
-      return emitField(cs, cast<FieldOp>(op), hostStepId(k));
-    };
-    if (!seqSteps.empty()) {
+  std::vector<StageLevel> levels = stageLevels(plan, own);
+  auto emitStep = [&](size_t k) -> LogicalResult {
+    Operation *op = plan.host[k].op;
+    if (auto rule = dyn_cast<RequireOp>(op))
+      return emitRule(cs, rule, hostStepId(k));
+    return emitField(cs, cast<FieldOp>(op), hostStepId(k));
+  };
+  // The lowest step id of the levels after each: a level whose failure
+  // is below it ends the stage; otherwise a later step may still fail
+  // first (its key lower), so the levels go on.
+  std::vector<unsigned> lowestAfter(levels.size() + 1,
+                                    rowSpaceId(plan, 0));
+  for (size_t l = levels.size(); l-- > 0;) {
+    lowestAfter[l] = lowestAfter[l + 1];
+    for (const SmallVector<size_t> *steps :
+         {&levels[l].seq, &levels[l].own, &levels[l].scalar, &levels[l].sums})
+      for (size_t k : *steps)
+        lowestAfter[l] = std::min(lowestAfter[l], hostStepId(k));
+  }
+  unsigned highestSoFar = 0;
+  for (auto [l, level] : llvm::enumerate(levels)) {
+    cs.line("// Level {0}.", l);
+    if (!level.seq.empty()) {
       CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
                                  "ln.count()) [&]",
                              "();");
-      for (size_t k : seqSteps)
+      for (size_t k : level.seq)
         if (failed(emitStep(k)))
           return failure();
     }
-    if (!ownSeqSteps.empty()) {
+    if (!level.own.empty()) {
       // O(rows) a sequence: only the sequences of this CTA (ownSteps), a
       // warp each, one after another, the rows of a reduction split among
-      // its lanes. They read what the loop before wrote, on other lanes;
-      // where a sequence failed there, zeros (emitOwnInputs), and their
-      // failure keys are above its.
-      cs.line("ln.sync();");
+      // its lanes. They read what the levels before wrote, on other
+      // lanes; where a sequence failed there, zeros (emitOwnInputs), and
+      // their failure keys are above its.
       CodeStream::Scope lanes(cs, "");
       cs.line("auto &&wl = ln.own_lanes();");
       CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
                                  "wl.own_count()) [&]",
                              "();");
       inOwnStep = true;
-      for (size_t k : ownSeqSteps)
+      for (size_t k : level.own)
         if (failed(emitStep(k)))
           return failure();
       inOwnStep = false;
     }
-    for (size_t k : scalarSteps) {
-      // The leader alone, until a step fails.
-      CodeStream::Scope once(cs, "if (ln.leader() && ln.best == kStageOk) [&]",
-                             "();");
+    for (size_t k : level.scalar) {
+      // The leader alone, unless a failure below this step's is known.
+      CodeStream::Scope once(
+          cs,
+          formatv("if (ln.leader() && ln.best > imeta_stage_key({0}, 0, 0)) "
+                  "[&]",
+                  hostStepId(k))
+              .str(),
+          "();");
       if (failed(emitStep(k)))
         return failure();
     }
-    if (!sums.empty()) {
-      cs.line("ln.sync();");
-      for (size_t k : sums)
-        emitSum(cs, cast<PrefixSumOp>(plan.host[k].op), hostStepId(k));
-    }
-    // A run of scalar steps needs no barrier between its steps (one lane).
-    bool nextScalar = p + 1 < passes.size() && passes[p + 1].end -
-                                                       passes[p + 1].begin ==
-                                                   1 &&
-                      kindOf(plan.host[passes[p + 1].begin].op) ==
-                          StepKind::scalar &&
-                      seqSteps.empty() && ownSeqSteps.empty() && sums.empty();
-    if (!nextScalar)
+    for (size_t k : level.sums)
+      emitSum(cs, cast<PrefixSumOp>(plan.host[k].op), hostStepId(k));
+    for (const SmallVector<size_t> *steps :
+         {&level.seq, &level.own, &level.scalar, &level.sums})
+      for (size_t k : *steps)
+        highestSoFar = std::max(highestSoFar, hostStepId(k));
+    if (highestSoFar < lowestAfter[l + 1])
       cs.line("if (ln.failed()) return false;");
+    else
+      cs.line("if (ln.failed() && imeta_stage_step(ln.best) < {0}) return "
+              "false;",
+              lowestAfter[l + 1]);
   }
   emitRowStarts(cs, plan);
   cs.line("return !ln.failed();");
