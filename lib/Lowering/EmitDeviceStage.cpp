@@ -721,11 +721,22 @@ void DeviceStageEmitter::emitSum(CodeStream &cs, PrefixSumOp sum,
   CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
                                   L.numBuckets(src.getRatiosAttr()))
                               .str());
-  cs.line("ln.scan(H.h_{0} + b * N, N, H.h_{1} + b * {2}, {3}, [&](int64_t "
-          "j, int64_t acc) {{ ln.fail(imeta_stage_key({4}, b, j), "
+  std::string dst = formatv("H.h_{0} + b * {1}", sum.getSymName(),
+                            L.hostLength(sum))
+                        .str();
+  // The same sums as an earlier scan of the source: copied (a sum that
+  // leaves i32 failed there first, its step lower).
+  if (std::optional<std::pair<std::string, bool>> from =
+          scanned.lookup(src.getOperation())) {
+    cs.line("ln.shift_copy({0}, {1}, N, {2}, {3});", from->first, dst,
+            from->second ? "true" : "false", excl ? "true" : "false");
+    return;
+  }
+  scanned[src.getOperation()] = std::make_pair(dst, excl);
+  cs.line("ln.scan(H.h_{0} + b * N, N, {1}, {2}, [&](int64_t "
+          "j, int64_t acc) {{ ln.fail(imeta_stage_key({3}, b, j), "
           "imeta_stage_record(j, acc)); });",
-          src.getSymName(), sum.getSymName(), L.hostLength(sum),
-          excl ? "true" : "false", id);
+          src.getSymName(), dst, excl ? "true" : "false", id);
 }
 
 /// Row starts: the exclusive sums of each row space's counts; a negative
@@ -744,10 +755,17 @@ void DeviceStageEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
             "(H.h_{0}[b * N + i] < 0) ln.fail(imeta_stage_key({1}, b, 2 * "
             "i), imeta_stage_record(i, H.h_{0}[b * N + i]));",
             name, id);
-    cs.line("ln.scan(H.h_{0} + b * N, N, H.rowstart_{0} + b * (N + 1), true, "
-            "[&](int64_t j, int64_t acc) {{ ln.fail(imeta_stage_key({1}, b, "
-            "2 * j + 1), imeta_stage_record(j, acc)); });",
-            name, id);
+    std::string dst = formatv("H.rowstart_{0} + b * (N + 1)", name).str();
+    if (std::optional<std::pair<std::string, bool>> from =
+            scanned.lookup(space.count)) {
+      cs.line("ln.shift_copy({0}, {1}, N, {2}, true);", from->first, dst,
+              from->second ? "true" : "false");
+      continue;
+    }
+    cs.line("ln.scan(H.h_{0} + b * N, N, {2}, true, [&](int64_t j, int64_t "
+            "acc) {{ ln.fail(imeta_stage_key({1}, b, 2 * j + 1), "
+            "imeta_stage_record(j, acc)); });",
+            name, id, dst);
   }
 }
 
@@ -825,6 +843,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   emitStateGather(cs, plan);
   const llvm::DenseSet<Operation *> own = ownSteps(L, plan);
   std::vector<StageLevel> levels = stageLevels(plan, own);
+  scanned.clear();
   auto emitStep = [&](size_t k) -> LogicalResult {
     Operation *op = plan.host[k].op;
     if (auto rule = dyn_cast<RequireOp>(op))

@@ -157,6 +157,11 @@ private:
   /// them, a failure recorded by one lane.
   bool inOwnStep = false;
   std::string failOf() const { return inOwnStep ? "wl.fail_one" : "ln.fail"; }
+  /// The source fields the stage has scanned so far: the first scan's
+  /// array (at bucket b) and whether it is exclusive. A later sum of the
+  /// same source (a prefix sum, a row space's starts) copies it.
+  llvm::DenseMap<mlir::Operation *, std::optional<std::pair<std::string, bool>>>
+      scanned;
 
   const SpecLayout &L;
   EmitterState &st;
