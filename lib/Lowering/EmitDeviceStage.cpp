@@ -368,8 +368,8 @@ void DeviceStageEmitter::emitInputChecks(CodeStream &cs,
 }
 
 /// A device step's check of the table rows the engine keeps on the device
-/// alone (deviceRowTables; the host checks every other table): each warp
-/// its own sequences, its lanes splitting a row and the lowest bad column
+/// alone (deviceRowTables; the host checks every other table): each group
+/// of threads its own sequences, its lanes splitting a row and the lowest bad column
 /// kept (fold_rows), keyed (kInputStep, sequence, the
 /// input's place) as the scalar checks are.
 void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
@@ -378,7 +378,7 @@ void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
     StringRef name = in->name;
     cs.line("// Rows of '{0}_table' on the device alone.", name);
     CodeStream::Scope lanes(cs, formatv("if (c.tv_{0}_bound)", name).str());
-    cs.line("auto &&wl = ln.own_lanes();");
+    cs.line("auto &&wl = ln.own_lanes(N);");
     CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
                                "wl.own_count())");
     cs.line("const int64_t b = c.in_{0}_begin[i];", name);
@@ -875,12 +875,12 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
     }
     if (!level.own.empty()) {
       // O(rows) a sequence: only the sequences of this CTA (ownSteps), a
-      // warp each, one after another, the rows of a reduction split among
-      // its lanes. They read what the levels before wrote, on other
+      // group of its threads each, one after another, the rows of a
+      // reduction split among the group's lanes. They read what the levels before wrote, on other
       // lanes; where a sequence failed there, zeros (emitOwnInputs), and
       // their failure keys are above its.
       CodeStream::Scope lanes(cs, "");
-      cs.line("auto &&wl = ln.own_lanes();");
+      cs.line("auto &&wl = ln.own_lanes(N);");
       CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
                                  "wl.own_count()) [&]",
                              "();");

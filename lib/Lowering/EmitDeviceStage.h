@@ -98,15 +98,16 @@ public:
   static std::vector<const InputDecl *> stateInputs(const SpecLayout &L,
                                                     const PathPlan &plan);
 
-  /// The host steps of a device step that run only for a warp's own
-  /// sequences (i = the grid's warp mod the grid's warps; on the host,
-  /// one lane, every sequence): the O(rows) per-sequence steps (a
-  /// reduction over a sequence's rows, e.g. a resolved list's elements
-  /// against their minimum) and the steps that read them, where nothing
-  /// else does (no other host step, fill, output or proof), in a loop
-  /// over the own sequences of `wl = ln.own_lanes()`, one at a time, a
-  /// reduction's rows split among the warp's lanes (`wl.fold_rows`). The
-  /// CTAs' verdicts are then one grid's (the kernel's `imeta_grid_best`).
+  /// The host steps of a device step that run only for a group's own
+  /// sequences (a group of a CTA's threads, GroupLanes: i = the grid's
+  /// group mod the grid's groups; on the host, one lane, every sequence):
+  /// the O(rows) per-sequence steps (a reduction over a sequence's rows,
+  /// e.g. a resolved list's elements against their minimum) and the steps
+  /// that read them, where nothing else does (no other host step, fill,
+  /// output or proof), in a loop over the own sequences of `wl =
+  /// ln.own_lanes(N)`, one at a time, a reduction's rows split among the
+  /// group's lanes (`wl.fold_rows`). The CTAs' verdicts are then one
+  /// grid's (the kernel's `imeta_grid_best`).
   /// Empty: none.
   static llvm::DenseSet<mlir::Operation *> ownSteps(const SpecLayout &L,
                                                     const PathPlan &plan);
@@ -152,8 +153,8 @@ private:
   void openBuckets(CodeStream &cs, mlir::FlatSymbolRefAttr set,
                    std::optional<CodeStream::Scope> &loop);
 
-  /// In an own step (the lanes `wl` of `ln.own_lanes()`, a warp on the
-  /// device, on one sequence): the rows of its reductions split among
+  /// In an own step (the lanes `wl` of `ln.own_lanes(N)`, a group of a
+  /// CTA's threads on the device, on one sequence): the rows of its reductions split among
   /// them, a failure recorded by one lane.
   bool inOwnStep = false;
   std::string failOf() const { return inOwnStep ? "wl.fail_one" : "ln.fail"; }
