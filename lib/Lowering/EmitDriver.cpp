@@ -33,7 +33,8 @@ void DriverEmitter::emit(CodeStream &cs) {
   cs.line("  g_over_capacity = false;");
   cs.line("  g_error.clear();");
   cs.line("  Inputs in;");
-  cs.line("  const imeta_value *v = nullptr;");
+  cs.line("  const imeta_value *v = nullptr;  // the value being read");
+  cs.line("  (void)v;  // (none in a spec without config and inputs)");
   cs.line("  in.seqs.num_seqs = num_seqs;");
   emitReadConfig(cs);
   for (const PathPlan &plan : L.plans())
