@@ -55,6 +55,12 @@ bool readsInputs(Operation *op) {
 /// the level (the lowest key is the first failure).
 struct StageLevel {
   SmallVector<size_t> seq, own, scalar, sums;
+  /// Every step of the level, whatever its kind.
+  template <class F> void each(F f) const {
+    for (const SmallVector<size_t> *steps : {&seq, &own, &scalar, &sums})
+      for (size_t k : *steps)
+        f(k);
+  }
 };
 std::vector<StageLevel> stageLevels(const PathPlan &plan,
                                     const llvm::DenseSet<Operation *> &own) {
@@ -369,9 +375,9 @@ void DeviceStageEmitter::emitInputChecks(CodeStream &cs,
 
 /// A device step's check of the table rows the engine keeps on the device
 /// alone (deviceRowTables; the host checks every other table): each group
-/// of threads its own sequences, its lanes splitting a row and the lowest bad column
-/// kept (fold_rows), keyed (kInputStep, sequence, the
-/// input's place) as the scalar checks are.
+/// of threads its own sequences, its lanes splitting a row and the lowest
+/// bad column kept (fold_rows), keyed (kInputStep, sequence, the input's
+/// place) as the scalar checks are.
 void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
                                          const PathPlan &plan) {
   for (const InputDecl *in : deviceRowTables(L, plan)) {
@@ -726,13 +732,12 @@ void DeviceStageEmitter::emitSum(CodeStream &cs, PrefixSumOp sum,
                         .str();
   // The same sums as an earlier scan of the source: copied (a sum that
   // leaves i32 failed there first, its step lower).
-  if (std::optional<std::pair<std::string, bool>> from =
-          scanned.lookup(src.getOperation())) {
-    cs.line("ln.shift_copy({0}, {1}, N, {2}, {3});", from->first, dst,
-            from->second ? "true" : "false", excl ? "true" : "false");
+  if (auto from = scanned.find(src.getOperation()); from != scanned.end()) {
+    cs.line("ln.shift_copy({0}, {1}, N, {2}, {3});", from->second.first, dst,
+            from->second.second ? "true" : "false", excl ? "true" : "false");
     return;
   }
-  scanned[src.getOperation()] = std::make_pair(dst, excl);
+  scanned[src.getOperation()] = {dst, excl};
   cs.line("ln.scan(H.h_{0} + b * N, N, {1}, {2}, [&](int64_t "
           "j, int64_t acc) {{ ln.fail(imeta_stage_key({3}, b, j), "
           "imeta_stage_record(j, acc)); });",
@@ -756,10 +761,9 @@ void DeviceStageEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
             "i), imeta_stage_record(i, H.h_{0}[b * N + i]));",
             name, id);
     std::string dst = formatv("H.rowstart_{0} + b * (N + 1)", name).str();
-    if (std::optional<std::pair<std::string, bool>> from =
-            scanned.lookup(space.count)) {
-      cs.line("ln.shift_copy({0}, {1}, N, {2}, true);", from->first, dst,
-              from->second ? "true" : "false");
+    if (auto from = scanned.find(space.count); from != scanned.end()) {
+      cs.line("ln.shift_copy({0}, {1}, N, {2}, true);", from->second.first,
+              dst, from->second.second ? "true" : "false");
       continue;
     }
     cs.line("ln.scan(H.h_{0} + b * N, N, {2}, true, [&](int64_t j, int64_t "
@@ -857,10 +861,9 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
                                     rowSpaceId(plan, 0));
   for (size_t l = levels.size(); l-- > 0;) {
     lowestAfter[l] = lowestAfter[l + 1];
-    for (const SmallVector<size_t> *steps :
-         {&levels[l].seq, &levels[l].own, &levels[l].scalar, &levels[l].sums})
-      for (size_t k : *steps)
-        lowestAfter[l] = std::min(lowestAfter[l], hostStepId(k));
+    levels[l].each([&](size_t k) {
+      lowestAfter[l] = std::min(lowestAfter[l], hostStepId(k));
+    });
   }
   unsigned highestSoFar = 0;
   for (auto [l, level] : llvm::enumerate(levels)) {
@@ -876,9 +879,10 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
     if (!level.own.empty()) {
       // O(rows) a sequence: only the sequences of this CTA (ownSteps), a
       // group of its threads each, one after another, the rows of a
-      // reduction split among the group's lanes. They read what the levels before wrote, on other
-      // lanes; where a sequence failed there, zeros (emitOwnInputs), and
-      // their failure keys are above its.
+      // reduction split among the group's lanes. They read what the
+      // levels before wrote, on other lanes; where a sequence failed
+      // there, zeros (emitOwnInputs), and their failure keys are above
+      // its.
       CodeStream::Scope lanes(cs, "");
       cs.line("auto &&wl = ln.own_lanes(N);");
       CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
@@ -904,10 +908,9 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
     }
     for (size_t k : level.sums)
       emitSum(cs, cast<PrefixSumOp>(plan.host[k].op), hostStepId(k));
-    for (const SmallVector<size_t> *steps :
-         {&level.seq, &level.own, &level.scalar, &level.sums})
-      for (size_t k : *steps)
-        highestSoFar = std::max(highestSoFar, hostStepId(k));
+    level.each([&](size_t k) {
+      highestSoFar = std::max(highestSoFar, hostStepId(k));
+    });
     if (highestSoFar < lowestAfter[l + 1])
       cs.line("if (ln.failed()) return false;");
     else

@@ -154,15 +154,14 @@ private:
                    std::optional<CodeStream::Scope> &loop);
 
   /// In an own step (the lanes `wl` of `ln.own_lanes(N)`, a group of a
-  /// CTA's threads on the device, on one sequence): the rows of its reductions split among
-  /// them, a failure recorded by one lane.
+  /// CTA's threads on the device, on one sequence): the rows of its
+  /// reductions split among them, a failure recorded by one lane.
   bool inOwnStep = false;
   std::string failOf() const { return inOwnStep ? "wl.fail_one" : "ln.fail"; }
   /// The source fields the stage has scanned so far: the first scan's
   /// array (at bucket b) and whether it is exclusive. A later sum of the
   /// same source (a prefix sum, a row space's starts) copies it.
-  llvm::DenseMap<mlir::Operation *, std::optional<std::pair<std::string, bool>>>
-      scanned;
+  llvm::DenseMap<mlir::Operation *, std::pair<std::string, bool>> scanned;
 
   const SpecLayout &L;
   EmitterState &st;

@@ -6,7 +6,8 @@
 // checked dry run), so that all CTAs reach the same verdict and none
 // writes an output when the batch breaks a rule; then every sequence is
 // filled by a group of a CTA's threads (at most one wave of CTAs). The
-// host's part per step: the input checks and the copy of the engine's arrays (`<path>_device_pack`). docs/device-step.md.
+// host's part per step: the input checks and the copy of the engine's
+// arrays (`<path>_device_pack`). docs/device-step.md.
 //
 //===----------------------------------------------------------------------===//
 
