@@ -30,11 +30,12 @@
 //   imeta        the generated decode_async's device step on the state
 //                where it lives (imeta-inline-resolves; AsyncInputs.h's
 //                AsyncDeviceInputs: the block table read as the engine's
-//                table): the joins' copy + scatter, decode_async_device_pack
-//                (N slots and flags into double-buffered pinned staging),
-//                one graph replay (copy + the kernel that gathers the state
-//                at each slot, checks every rule and fills, StepGraph.h),
-//                sync;
+//                table): decode_async_device_pack (N slots and flags
+//                into double-buffered pinned staging) and the joins'
+//                records after it, one graph replay (the copy, the
+//                engine's scatter of the joins, the kernel that gathers
+//                the state at each slot, checks every rule and fills,
+//                StepGraph.h), sync;
 //   imeta host   of it, the host's work before the replay is issued;
 //   (a)          what an engine without device-side metadata pays: the
 //                joins' copy + scatter, the state to the host, sync, the
@@ -210,8 +211,8 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
   // geometry the first pack picks (the same every step).
   bench::AsyncDeviceInputs din(st.device());
   gen::GpuStaging staging;
-  gen::Status status =
-      gen::gpu_staging_create(staging, n, (size_t(1) << 20) + size_t(n) * 64);
+  gen::Status status = gen::gpu_staging_create(
+      staging, n, (size_t(1) << 20) + size_t(n) * 64 + st.joinBlobBytes());
   if (!status.ok)
     die(status.message);
   status = gen::decode_async_device_pack(
@@ -219,12 +220,23 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
       imetaSet.buffers());
   if (!status.ok)
     die("first pack: " + status.message);
+  // The joins travel in the step's copy, after the pack (at a fixed
+  // offset past its extent, the proof box's leaves included), and the
+  // engine's scatter kernel runs in the same graph before the step.
+  const size_t joinsAt =
+      (staging.used + 512 + 15) / 16 * 16;
+  if (joinsAt + st.joinBlobBytes() > staging.bytes)
+    die("imeta: the staging holds no room for the joins");
+  auto *const joinsDevice = reinterpret_cast<const int32_t *>(
+      static_cast<char *>(staging.device) + joinsAt);
   auto graph = std::make_unique<runtime::StepGraph>();
-  if (std::string e = graph->create(staging.device, staging.bytes, stream,
-                                    [&](cudaStream_t s) {
-                                      return gen::decode_async_device_launch(
-                                          staging, s);
-                                    });
+  if (std::string e = graph->create(
+          staging.device, staging.bytes, stream,
+          [&](cudaStream_t s) {
+            if (cudaError_t e = st.scatterPacked(joinsDevice, s))
+              return e;
+            return gen::decode_async_device_launch(staging, s);
+          });
       !e.empty())
     die(e);
 
@@ -266,17 +278,21 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
         die("step " + std::to_string(step) + ": a checked shape refused: " +
             e);
     r.imeta = timed([&] {
-      CUDA_OK(st.applyJoins(stream));
       const double t0 = nowUs();
       staging.host = graph->next();
       if (!staging.host)
         die("imeta: staging wait failed");
       gen::Status s = gen::decode_async_device_pack(
           staging, cfg.config, din.build(n, slots, ph), imetaSet.buffers());
-      r.imetaHost = nowUs() - t0;
       if (!s.ok)
         die("step " + std::to_string(step) + ": imeta pack: " + s.message);
-      if (std::string e = graph->replay(staging.used, stream); !e.empty())
+      if (staging.used > joinsAt)
+        die("imeta: the pack reaches the joins");
+      const size_t joinBytes = st.packJoins(reinterpret_cast<int32_t *>(
+          static_cast<char *>(staging.host) + joinsAt));
+      r.imetaHost = nowUs() - t0;
+      if (std::string e = graph->replay(joinsAt + joinBytes, stream);
+          !e.empty())
         die(e);
     });
     status = gen::decode_async_check(staging, stream);

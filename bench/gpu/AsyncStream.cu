@@ -65,6 +65,16 @@ __global__ void scatterJoins(const AsyncStateView s, const int32_t *blob,
                       blockDim.x);
 }
 
+/// scatterJoins on a blob of AsyncStream::packJoins: its count first.
+__global__ void scatterPackedJoins(const AsyncStateView s,
+                                   const int32_t *blob) {
+  const int32_t count = blob[0];
+  if (int32_t(blockIdx.x) >= count)
+    return;
+  baseline::applyJoin(s, blob + 1 + count + blob[1 + blockIdx.x],
+                      threadIdx.x, blockDim.x);
+}
+
 } // namespace
 
 AsyncStream::AsyncStream(const ref::Config &config, int32_t n, int64_t hist,
@@ -164,6 +174,28 @@ cudaError_t AsyncStream::scatter(const std::vector<AsyncJoin> &js,
                                       cudaMemcpyHostToDevice, stream))
     return e;
   scatterJoins<<<count, 256, 0, stream>>>(dev, blobDevice, count);
+  return cudaGetLastError();
+}
+
+size_t AsyncStream::packJoins(int32_t *dst) const {
+  const int32_t count = int32_t(joining.size());
+  dst[0] = count;
+  size_t word = 0;
+  for (int32_t k = 0; k < count; ++k) {
+    dst[1 + k] = int32_t(word);
+    word += baseline::writeJoin(dst + 1 + count + word, joining[size_t(k)]);
+  }
+  return (1 + size_t(count) + word) * 4;
+}
+
+size_t AsyncStream::joinBlobBytes() const {
+  return (1 + size_t(maxJoins) * (1 + baseline::kJoinHeader + layout.nextn +
+                                  layout.maxBlocks)) * 4;
+}
+
+cudaError_t AsyncStream::scatterPacked(const int32_t *blob,
+                                       cudaStream_t stream) const {
+  scatterPackedJoins<<<maxJoins, 256, 0, stream>>>(dev, blob);
   return cudaGetLastError();
 }
 

@@ -57,6 +57,16 @@ public:
   /// Enqueues this step's join records: one copy and a scatter kernel
   /// (what a step without (b'')'s fused kernel pays for its joins).
   cudaError_t applyJoins(cudaStream_t stream);
+  /// This step's join records as one blob at `dst` (a count, the
+  /// records' word offsets, the records), as an engine that keeps its
+  /// request state on the device sends them with the step's own copy;
+  /// returns its bytes (at most joinBlobBytes()).
+  size_t packJoins(int32_t *dst) const;
+  size_t joinBlobBytes() const;
+  /// Enqueues the scatter of a blob packJoins wrote, now at `blob` on the
+  /// device: a CTA a join up to the most a step has, the count read
+  /// there, so that a graph captured once applies every step's joins.
+  cudaError_t scatterPacked(const int32_t *blob, cudaStream_t stream) const;
   /// Enqueues the copy of the whole state into host().
   cudaError_t copyBack(cudaStream_t stream);
 

@@ -187,8 +187,9 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   std::string P = L.pascal(p);
   cu.line("Range lv[k{0}ProofLeaves];", P);
   cu.line("{0}_proof_leaves(c, ln, lv);", p);
-  cu.line("if (blockIdx.x == 0 && threadIdx.x < unsigned(k{0}ProofLeaves)) "
-          "c.seen[threadIdx.x] = lv[threadIdx.x];",
+  // Constant indices only: `lv` stays in registers.
+  cu.line("if (blockIdx.x == 0 && threadIdx.x == 0) for (int k = 0; k < "
+          "k{0}ProofLeaves; ++k) c.seen[k] = lv[k];",
           P);
   {
     CodeStream::Scope unproven(
