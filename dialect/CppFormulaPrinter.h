@@ -102,8 +102,18 @@ public:
   virtual std::string rowsLocal(mlir::Operation *field,
                                 const std::string &bucket) = 0;
   /// A host-stage array of `def` (seq field, scalar field or sum) at
-  /// `index`.
-  static std::string hostValue(mlir::Operation *def, const std::string &index);
+  /// `index` (the context's `c.h_X` unless the scope says otherwise).
+  virtual std::string hostValue(mlir::Operation *def,
+                                const std::string &index);
+  /// The batch's number of sequences (`c.num_seqs`, or the scope's).
+  virtual std::string numSeqs() { return "c.num_seqs"; }
+  /// Where the enclosing code holds the value of the unbucketed seq field
+  /// `field` for this point's sequence (a local), or "": read it from its
+  /// host-stage array.
+  virtual std::string seqLocal(mlir::Operation *field) {
+    (void)field;
+    return "";
+  }
 };
 
 } // namespace imeta

@@ -426,7 +426,7 @@ LogicalResult RatioOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, p.ratio());
 }
 LogicalResult NumSeqsOp::emitCpp(CppFormulaPrinter &p) {
-  return p.alias(*this, "c.num_seqs");
+  return p.alias(*this, p.numSeqs());
 }
 LogicalResult GetConfigOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, "c.cfg_" + getParam().str());
@@ -509,13 +509,16 @@ LogicalResult GetOp::emitCpp(CppFormulaPrinter &p) {
   std::string idx = p.bucketIndex(field.getRatiosAttr());
   switch (field.getDomain()) {
   case Domain::scalar:
-    return p.alias(*this, CppFormulaPrinter::hostValue(field, idx));
+    return p.alias(*this, p.hostValue(field, idx));
   case Domain::seq:
     // A fill function reads an unbucketed one once (hs_X).
     if (p.fast() && !field.getRatiosAttr())
       return p.alias(*this, "hs_" + field.getSymName().str());
-    return p.alias(*this, CppFormulaPrinter::hostValue(
-                              field, idx + " * c.num_seqs + " + p.seq()));
+    if (std::string local = p.seqLocal(field); !local.empty())
+      return p.alias(*this, local);
+    return p.alias(*this,
+                   p.hostValue(field, idx + " * " + p.numSeqs() + " + " +
+                                          p.seq()));
   case Domain::rows:
     return p.alias(*this, p.rowsLocal(field, idx));
   }
@@ -523,9 +526,10 @@ LogicalResult GetOp::emitCpp(CppFormulaPrinter &p) {
 }
 
 /// The entries of a host-stage prefix sum per bucket.
-static std::string sumLength(PrefixSumOp sum) {
-  return sum.getConvention() == Convention::exclusive ? "(c.num_seqs + 1)"
-                                                      : "c.num_seqs";
+static std::string sumLength(CppFormulaPrinter &p, PrefixSumOp sum) {
+  return sum.getConvention() == Convention::exclusive
+             ? "(" + p.numSeqs() + " + 1)"
+             : p.numSeqs();
 }
 
 /// Entry `idx` of `sum` in bucket `b`: its `column` (`op`'s last operand)
@@ -534,21 +538,21 @@ static std::string sumLength(PrefixSumOp sum) {
 static std::string sumEntry(CppFormulaPrinter &p, Operation *op,
                             PrefixSumOp sum, const std::string &b,
                             const std::string &idx, Value column) {
-  std::string len = sumLength(sum);
+  std::string len = sumLength(p, sum);
   if (!column)
-    return CppFormulaPrinter::hostValue(sum, b + " * " + len + " + " + idx);
+    return p.hostValue(sum, b + " * " + len + " + " + idx);
   std::string w =
       valuesPerPoint(lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr()));
   std::string col = p.operand(op, op->getNumOperands() - 1);
   p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", col, w,
                  p.fail("kColumnOutOfRange", op, col, w)));
-  return CppFormulaPrinter::hostValue(
+  return p.hostValue(
       sum, formatv("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
 }
 
 LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
-  std::string len = sumLength(sum);
+  std::string len = sumLength(p, sum);
   std::string idx = p.operand(*this, 0);
   p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
                  p.fail("kOutOfRange", *this, idx, len)));
@@ -558,7 +562,7 @@ LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
 
 LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
-  std::string len = sumLength(sum);
+  std::string len = sumLength(p, sum);
   std::string b = p.bucketIndex(getRatios(sum));
   std::string last = formatv("{0} - 1", len).str();
   return p.alias(*this, formatv("({0} > 0 ? {1} : 0)", len,
@@ -588,11 +592,11 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   std::string acc = p.fresh(), k = p.fresh(), v = p.fresh();
   // Every value of the field in this bucket: a sequence's, or each of a
   // point's columns.
-  std::string count = valuesPerBucket(field, "c.num_seqs");
+  std::string count = valuesPerBucket(field, p.numSeqs());
   p.line(formatv("int64_t {0} = 0;", acc));
   p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
   p.line(formatv("const int64_t {0} = {1};", v,
-                 CppFormulaPrinter::hostValue(
+                 p.hostValue(
                      field, p.bucketIndex(field.getRatiosAttr()) + " * " +
                                 count + " + " + k)));
   p.line(accumulateLine(p, *this, getKind(), acc, k, v));

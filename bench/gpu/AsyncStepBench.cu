@@ -368,9 +368,13 @@ int main(int argc, char **argv) {
               "imeta/(b'') | (b'') H2D B | joins |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
               "\n");
+  // IMETA_BENCH_N=<N>: that batch size only (a profiler's run).
+  const char *only = std::getenv("IMETA_BENCH_N");
   for (int32_t n : {64, 256, 1024})
     for (int32_t nextn : {0, 2})
       for (int64_t hist : {131072, 4096}) {
+        if (only && std::atoi(only) != n)
+          continue;
         const Row r = run(n, nextn, hist, steps, stream, empty);
         std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
                     "%.1f | %.2f | %.1f | %.1f | %.2f | %.0f | %.0f |\n",

@@ -123,7 +123,8 @@ std::string DeviceStageEmitter::blocker(const SpecLayout &L,
 
 LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
                               EmitterState &st, FieldOp field,
-                              const FormulaScope &scope, StringRef onlyIf) {
+                              const FormulaScope &scope, StringRef onlyIf,
+                              StringRef local) {
   SmallVector<std::string> results;
   if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
     return failure();
@@ -131,7 +132,8 @@ LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
   if (!onlyIf.empty())
     guard.emplace(cs, ("if (" + onlyIf + ")").str());
   if (results.size() == 1)
-    cs.line("*slot = {0}({1});", L.hostElem(field), results[0]);
+    cs.line("{2}*slot = {0}({1});", L.hostElem(field), results[0],
+            local.empty() ? "" : (local + " = ").str());
   else
     for (auto [k, v] : llvm::enumerate(results))
       cs.line("slot[{0}] = {1}({2});", k, L.hostElem(field), v);
@@ -624,32 +626,57 @@ void DeviceStageEmitter::emitWritableArrays(CodeStream &cs,
   cs.line("const Writable H{{{0}};", inits);
 }
 
-LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
-                                            unsigned id) {
-  std::string name = field.getSymName().str();
-  bool perSeq = field.getDomain() == Domain::seq;
+FormulaScope DeviceStageEmitter::stepScope(unsigned owner,
+                                           FlatSymbolRefAttr ratios,
+                                           bool perSeq) const {
   FormulaScope scope;
-  scope.ownerId = st.owner(name);
-  scope.ratios = field.getRatiosAttr();
+  scope.ownerId = int(owner);
+  scope.ratios = ratios;
   scope.seq = perSeq ? "i" : "-1";
   scope.failCall = "imeta_note(&tr";
   if (inOwnStep)
     scope.rowLanes = "wl";
+  scope.hostArray = arrays;
+  scope.numSeqs = "N";
+  if (perSeq)
+    scope.seqLocals = forwarded;
+  return scope;
+}
+
+std::string DeviceStageEmitter::hostArray(Operation *def) const {
+  return L.inContext(def) ? "" : "H.h_" + symName(def);
+}
+
+LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
+                                            unsigned id) {
+  std::string name = field.getSymName().str();
+  bool perSeq = field.getDomain() == Domain::seq;
+  FormulaScope scope = stepScope(st.owner(name), field.getRatiosAttr(), perSeq);
+  std::string width = L.hostWidth(field);
+  // One value a sequence, computed in a pass over the sequences: the
+  // steps after it in the pass read its local.
+  std::string local;
+  if (perSeq && !inOwnStep && !field.getRatiosAttr() && width == "1" &&
+      !L.inContext(field) && readInPass.contains(field)) {
+    local = "fw_" + name;
+    cs.line("{0} {1}{{};", L.hostElem(field), local);
+  }
   commentFormula(cs, field);
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, field.getRatiosAttr(), buckets);
   {
     CodeStream::Scope body(cs, "auto value = [&]() -> bool", ";");
-    std::string width = L.hostWidth(field);
     cs.line("{0} *slot = H.h_{1} + b * {2}{3};", L.hostElem(field), name,
             L.hostStride(field),
             !perSeq ? "" : width == "1" ? " + i" : " + i * " + width);
     // An own step's lanes all find the value: one stores it.
     if (failed(emitValueStores(cs, L, st, field, scope,
-                               inOwnStep ? "wl.leader()" : "")))
+                               inOwnStep ? "wl.leader()" : "", local)))
       return failure();
     cs.line("return true;");
   }
+  if (!local.empty())
+    forwarded[field] = local;
   cs.line("if (!value()) {{ {2}(imeta_stage_key({0}, b, {1}), tr); "
           "return; }",
           id, perSeq ? "i" : "0", failOf());
@@ -670,13 +697,9 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
 LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
                                            unsigned id) {
   bool perSeq = rule.getDomain() == Domain::seq;
-  FormulaScope scope;
-  scope.ownerId = st.owner((rule.getRule() + ": " + rule.getMessage()).str());
-  scope.ratios = rule.getRatiosAttr();
-  scope.seq = perSeq ? "i" : "-1";
-  scope.failCall = "imeta_note(&tr";
-  if (inOwnStep)
-    scope.rowLanes = "wl";
+  FormulaScope scope = stepScope(
+      st.owner((rule.getRule() + ": " + rule.getMessage()).str()),
+      rule.getRatiosAttr(), perSeq);
   cs.line("// rule {0}: {1}", commentText(rule.getRule()),
           commentText(rule.getMessage()));
   std::optional<CodeStream::Scope> buckets;
@@ -872,9 +895,16 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
       CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
                                  "ln.count()) [&]",
                              "();");
+      forwarded.clear();
+      readInPass.clear();
+      for (size_t k : level.seq)
+        plan.host[k].op->walk([&](GetOp get) {
+          readInPass.insert(lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
+        });
       for (size_t k : level.seq)
         if (failed(emitStep(k)))
           return failure();
+      forwarded.clear();
     }
     if (!level.own.empty()) {
       // O(rows) a sequence: only the sequences of this CTA (ownSteps), a

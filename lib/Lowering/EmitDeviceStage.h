@@ -22,15 +22,19 @@
 
 #include "lib/Lowering/SpecLayout.h"
 
+#include <functional>
+
 namespace imeta::emit {
 
 /// A host value's formula at one point (no columns) and its stores into
 /// `slot`, the host stage's and the device stage's alike; the stores only
-/// where `onlyIf` holds, if given.
+/// where `onlyIf` holds, if given; a single value also into `local`, if
+/// given.
 mlir::LogicalResult emitValueStores(CodeStream &cs, const SpecLayout &L,
                                     EmitterState &st, FieldOp field,
                                     const FormulaScope &scope,
-                                    llvm::StringRef onlyIf = "");
+                                    llvm::StringRef onlyIf = "",
+                                    llvm::StringRef local = "");
 
 /// The interval evaluation of `plan`'s fill formulas (`ok = ok && ...`
 /// for each check the fast fills drop), with `N`, `c` and `H` in scope;
@@ -158,6 +162,25 @@ private:
   /// reductions split among them, a failure recorded by one lane.
   bool inOwnStep = false;
   std::string failOf() const { return inOwnStep ? "wl.fail_one" : "ln.fail"; }
+  /// A step's formula scope: its point (sequence `i` or none), failures
+  /// into the lane's record, host values read through `H` and `N`, and
+  /// the fields this sequence's pass computed before from their locals.
+  FormulaScope stepScope(unsigned owner, mlir::FlatSymbolRefAttr ratios,
+                         bool perSeq) const;
+  /// The array a step reads host value `def` from: the stage's own
+  /// pointer (`H.h_X`), or "" for one the context holds (the leader
+  /// computes it into a local copy, every lane reads the context's).
+  std::string hostArray(mlir::Operation *def) const;
+  std::function<std::string(mlir::Operation *)> arrays =
+      [this](mlir::Operation *def) { return hostArray(def); };
+  /// The unbucketed seq fields the current pass over the sequences has
+  /// computed so far (FormulaScope::seqLocals): each in a local of the
+  /// pass's body (`fw_X`), read there by the steps after it. Empty
+  /// outside such a pass and in an own step.
+  llvm::DenseMap<mlir::Operation *, std::string> forwarded;
+  /// The fields a step of the current pass reads (imeta.get): those with
+  /// a local.
+  llvm::DenseSet<mlir::Operation *> readInPass;
   /// The source fields the stage has scanned so far: the first scan's
   /// array (at bucket b) and whether it is exclusive. A later sum of the
   /// same source (a prefix sum, a row space's starts) copies it.

@@ -190,6 +190,16 @@ public:
   std::string rowsLocal(Operation *field, const std::string &bucket) override {
     return s.rowsLocal(cast<FieldOp>(field), bucket);
   }
+  std::string hostValue(Operation *def, const std::string &index) override {
+    std::string array = s.hostArray ? s.hostArray(def) : "";
+    if (array.empty())
+      return CppFormulaPrinter::hostValue(def, index);
+    return array + "[" + index + "]";
+  }
+  std::string numSeqs() override { return s.numSeqs; }
+  std::string seqLocal(Operation *field) override {
+    return s.seqLocals.lookup(field);
+  }
 
 private:
   LogicalResult emit(Operation *op) {

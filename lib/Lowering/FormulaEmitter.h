@@ -130,6 +130,15 @@ struct FormulaScope {
   /// The C++ name of a rows field of the same row space (its value at this
   /// point, given the index of the bucket to read).
   llvm::function_ref<std::string(FieldOp, const std::string &)> rowsLocal;
+  /// In a device stage (EmitDeviceStage.cpp): the array holding host value
+  /// X (the stage's own pointer `H.h_X` where it has one: a read of the
+  /// context's `c.h_X` after any store through a pointer loads the pointer
+  /// again), "" or unset for the context's; the number of sequences; and
+  /// the locals holding the unbucketed seq fields this sequence's pass
+  /// computed before (read there, not stored and loaded again).
+  llvm::function_ref<std::string(mlir::Operation *)> hostArray;
+  std::string numSeqs = "c.num_seqs";
+  llvm::DenseMap<mlir::Operation *, std::string> seqLocals;
 };
 
 /// Emits `body`; `results` receives the C++ names of the yielded values.
