@@ -252,25 +252,50 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
   // bounds nothing: stop here, its key the lowest.
   if (llvm::any_of(state, [](const InputDecl *in) { return in->isList(); }))
     cs.line("if (ln.failed()) return false;");
-  // The gathered values: writable arrays the context points at.
+  // The gathered values: writable arrays the context points at. The
+  // context's members read once, before the loop (every store through a
+  // pointer would have the compiler load them again).
+  CodeStream::Scope outer(cs, "");
+  llvm::SetVector<StringRef> slots;
+  for (const InputDecl *in : state)
+    slots.insert(slotOf(*in));
+  for (StringRef slot : slots)
+    cs.line("const int64_t slots_{0} = c.slots_{0};", slot);
+  for (const InputDecl *in : state) {
+    if (in->isList()) {
+      cs.line("const auto so_{0} = c.st_{0}_offsets;", in->name);
+      cs.line("const auto sl_{0} = c.st_{0}_lengths;", in->name);
+      cs.line("const int64_t ss_{0} = c.st_{0}_stride;", in->name);
+      cs.line("int64_t *const gb_{0} = const_cast<int64_t "
+              "*>(c.in_{0}_begin);",
+              in->name);
+      cs.line("int64_t *const ge_{0} = const_cast<int64_t *>(c.in_{0}_end);",
+              in->name);
+      continue;
+    }
+    cs.line("const {0} *const st_{1} = c.st_{1};", in->elemType(), in->name);
+    cs.line("{0} *const g_{1} = const_cast<{0} *>(c.in_{1});", in->elemType(),
+            in->name);
+  }
   {
     CodeStream::Scope loop(cs, "for (int64_t i = ln.id(); i < N; i += "
                                "ln.count())");
     cs.line("bool read = true;  // until a failure: then zeros, as on the "
             "host");
+    for (StringRef slot : slots)
+      cs.line("const int64_t at_{0} = c.in_{0}[i];", slot);
     for (auto [k, in] : llvm::enumerate(state)) {
       StringRef name = in->name, slot = slotOf(*in);
-      cs.line("const int64_t s_{0} = c.in_{1}[i];", name, slot);
-      cs.line("if (read && (s_{0} < -1 || s_{0} >= c.slots_{1})) {{ "
+      cs.line("const int64_t s_{0} = at_{1};", name, slot);
+      cs.line("if (read && (s_{0} < -1 || s_{0} >= slots_{1})) {{ "
               "ln.fail(imeta_stage_key({2}, i, {3}), imeta_stage_record(i, "
               "s_{0})); read = false; }",
               name, slot, kInputStep, base + 2 * int64_t(k));
       if (!in->isList()) {
-        cs.line("const {0} v_{1} = read && s_{1} >= 0 ? c.st_{1}[s_{1}] : "
+        cs.line("const {0} v_{1} = read && s_{1} >= 0 ? st_{1}[s_{1}] : "
                 "{0}(0);",
                 in->elemType(), name);
-        cs.line("const_cast<{0} *>(c.in_{1})[i] = v_{1};", in->elemType(),
-                name);
+        cs.line("g_{0}[i] = v_{0};", name);
         if (auto min = in->op.getMin()) {
           CodeStream::Scope low(cs, formatv("if (read && s_{0} >= 0 && v_{0} "
                                             "< {1})",
@@ -284,14 +309,12 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
         }
         continue;
       }
-      cs.line("const int64_t b_{0} = !read || s_{0} < 0 ? 0 : "
-              "c.st_{0}_offsets ? c.st_{0}_offsets[s_{0}] : s_{0} * "
-              "c.st_{0}_stride;",
+      cs.line("const int64_t b_{0} = !read || s_{0} < 0 ? 0 : so_{0} ? "
+              "so_{0}[s_{0}] : s_{0} * ss_{0};",
               name);
-      cs.line("const_cast<int64_t *>(c.in_{0}_begin)[i] = b_{0};", name);
-      cs.line("const_cast<int64_t *>(c.in_{0}_end)[i] = !read || s_{0} < 0 "
-              "? 0 : c.st_{0}_offsets ? c.st_{0}_offsets[s_{0} + 1] : b_{0} "
-              "+ c.st_{0}_lengths[s_{0}];",
+      cs.line("gb_{0}[i] = b_{0};", name);
+      cs.line("ge_{0}[i] = !read || s_{0} < 0 ? 0 : so_{0} ? so_{0}[s_{0} + "
+              "1] : b_{0} + sl_{0}[s_{0}];",
               name);
     }
   }
