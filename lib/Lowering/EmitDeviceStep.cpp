@@ -152,9 +152,11 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
           "refuses");
   cu.line("[&] {");
   cu.line("if (!{0}_sequence_stage(c, ln)) {{ mine = ln.best; return; }", p);
-  // Capacities: the rows each output needs, on the leader.
+  // Capacities: the rows each output needs, output k on the first lane of
+  // warp k (modulo the warps): the warps check theirs at once, where the
+  // leader alone checked every output in turn.
   {
-    CodeStream::Scope lead(cu, "if (ln.leader())");
+    CodeStream::Scope all(cu, "");
     // (Rows of a rows field: its space's row starts.)
     std::string members, inits;
     for (const RowSpace &space : plan.rowSpaces) {
@@ -166,7 +168,13 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
       cu.line("const struct {{ {0}} H{{{1}};", members, inits);
     if (!members.empty())
       cu.line("(void)H;");
+    cu.line("const unsigned warp = threadIdx.x >> 5, warps = blockDim.x >> 5;");
+    cu.line("const bool first = (threadIdx.x & 31) == 0;");
+    cu.line("(void)warp, (void)warps, (void)first;");
     for (auto [k, po] : llvm::enumerate(plan.outputs)) {
+      CodeStream::Scope mine(cu, formatv("if (first && warp == {0}u % warps)",
+                                         k)
+                                     .str());
       CodeStream::Scope b(cu, formatv("for (int32_t b = 0; b < {0}; ++b)",
                                       L.numBuckets(po.ratios))
                                   .str());
