@@ -6,7 +6,8 @@
 # each equal to the evaluator's fields, and a batch that breaks a rule
 # raising the evaluator's message; then test/torch/binding_errors.py
 # (every refusal names its cause, outputs untouched); then
-# test/torch/async_state.py (decode_async on request state tensors equal
+# test/torch/two_builds.py (a second build of the binding, its own torch
+# library, loads beside the first); then test/torch/async_state.py (decode_async on request state tensors equal
 # to the evaluator's fields, its refusals); then test/torch/every_spec.py
 # (the binding of every spec in specs/ and specs/examples, each path on an
 # example batch equal to the evaluator, or refused in its words). Python: the
@@ -41,6 +42,9 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
   --steps 20 --max-seqs 16 --hist 2000 --torchscript
 # The binding's refusals, through both classes.
 "$py" "$src/test/torch/binding_errors.py" --gen "$work/gen" \
+  --build-dir "$work/ext"
+# Two builds of one spec in one process (each its own torch library).
+"$py" "$src/test/torch/two_builds.py" --gen "$work/gen" \
   --build-dir "$work/ext"
 # Request state through the binding: decode_async's own binding.
 rm -rf "$work/gen-async"

@@ -75,7 +75,9 @@ def build(gen_dir, device, build_dir, torchscript=False, path="DecodeZos"):
         extra_cflags=flags, extra_include_paths=[gen_dir],
         build_directory=build_dir, **kwargs)
     if torchscript:
-        return getattr(torch.classes.imeta_deepinfer_v4, path)
+        # A CUDA build registers its own library (both load in a process).
+        library = "imeta_deepinfer_v4" + ("_cuda" if device == "cuda" else "")
+        return getattr(getattr(torch.classes, library), path)
     return getattr(module, path)
 
 

@@ -54,6 +54,13 @@ def check(cls, label):
         ("offsets missing", {k: v for k, v in inputs.items()
                              if k != "token_ids_offsets"},
          ["needs 'token_ids_offsets'"]),
+        ("offsets short", dict(inputs, token_ids_offsets=inputs[
+            "token_ids_offsets"][:-1]),
+         ["input 'token_ids'", "'token_ids_offsets' holds 4 offsets; 5 "
+          "expected"]),
+        ("offsets past the values", dict(inputs, token_ids=inputs[
+            "token_ids"][:-1]),
+         ["input 'token_ids'", "'token_ids_offsets' ends at"]),
         ("rule R3", dict(inputs, seqlen_q=inputs["seqlen_k"] + 1),
          ["sequence 0", "R3"]),
         ("table row out of range",
@@ -87,6 +94,14 @@ def check(cls, label):
         "no resident list input 'token_ids'")
     meta.bind_outputs(outs)
     meta.plan(inputs)  # and after all that, a good step still runs
+    # int32 offsets (vLLM's, FlashInfer's indptr) are read as int64 ones.
+    want = {n: t.clone() for n, t in outs.items()}
+    for t in outs.values():
+        t.fill_(-7)
+    meta.plan(dict(inputs, token_ids_offsets=inputs["token_ids_offsets"].int()))
+    for n, t in outs.items():
+        if not torch.equal(t, want[n]):
+            sys.exit(f"int32 offsets: output '{n}' differs from int64's")
     print(f"{label}: every refusal named its cause; outputs untouched")
 
 
