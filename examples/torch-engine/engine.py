@@ -157,6 +157,20 @@ class Scheduler:
              "draft_tokens": []} for s in self.seqs]}
 
 
+def small_batch(cls, seed):
+    """Four sequences of a decode step on the CPU with class `cls`: the
+    object (its block table bound), the scheduler, the step's inputs and
+    output tensors for them (filled with -7, not yet bound)."""
+    sched = Scheduler(4, 300, seed=seed)
+    for _ in range(4):
+        sched.join()
+    meta = cls(CONFIG, LISTS, "cpu", 4, 0)
+    meta.bind_table("block_table", sched.table, sched.lengths, 1 << 30,
+                    None, None)
+    inputs = sched.inputs()
+    return meta, sched, inputs, out_tensors(meta.shape(inputs), "cpu", fill=-7)
+
+
 def evaluate(imeta_run, batch, path="decode_zos"):
     """The reference evaluator's field file, or (None, its message)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:

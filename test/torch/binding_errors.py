@@ -31,14 +31,7 @@ def expect(what, call, *fragments):
 
 
 def check(cls, label):
-    sched = E.Scheduler(4, 300, seed=3)
-    for _ in range(4):
-        sched.join()
-    meta = cls(E.CONFIG, E.LISTS, "cpu", 4, 0)
-    meta.bind_table("block_table", sched.table, sched.lengths, 1 << 30,
-                    None, None)
-    inputs = sched.inputs()
-    outs = E.out_tensors(meta.shape(inputs), "cpu", fill=-7)
+    meta, sched, inputs, outs = E.small_batch(cls, seed=3)
     expect("plan before bind_outputs", lambda: meta.plan(inputs),
            "plan() before bind_outputs()")
     meta.bind_outputs(outs)

@@ -20,14 +20,7 @@ import engine as E  # noqa: E402
 
 
 def step(cls):
-    sched = E.Scheduler(4, 300, seed=5)
-    for _ in range(4):
-        sched.join()
-    meta = cls(E.CONFIG, E.LISTS, "cpu", 4, 0)
-    meta.bind_table("block_table", sched.table, sched.lengths, 1 << 30,
-                    None, None)
-    inputs = sched.inputs()
-    outs = E.out_tensors(meta.shape(inputs), "cpu", fill=-7)
+    meta, _, inputs, outs = E.small_batch(cls, seed=5)
     meta.bind_outputs(outs)
     meta.plan(inputs)
     return outs
