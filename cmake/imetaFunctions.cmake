@@ -10,7 +10,8 @@
 # (default: the spec file's name), PATHS the paths to generate (default:
 # all). The CUDA code is compiled where the project enables CUDA and the
 # spec has a GPU path, for CUDA_ARCHITECTURES (default 90). Consumers
-# include "<name>.h" (and "<name>_cuda.h").
+# include "<name>.h" (and "<name>_cuda.h"), and the runtime as
+# <imeta/runtime/X.h>, both from SYSTEM directories.
 function(imeta_add_metadata_library target)
   cmake_parse_arguments(ARG "" "SPEC;NAME;GENERATED_DIR"
                         "PATHS;CUDA_ARCHITECTURES" ${ARGN})
@@ -106,7 +107,10 @@ function(imeta_add_metadata_library target)
     list(APPEND sources "${dir}/${ARG_NAME}.cu")
   endif()
   add_library(${target} STATIC ${sources})
-  target_include_directories(${target} PUBLIC "${dir}")
+  # The library's own sources see the generated headers as they are; its
+  # consumers through a SYSTEM directory (their warning flags are theirs).
+  target_include_directories(${target} PRIVATE "${dir}")
+  target_include_directories(${target} SYSTEM INTERFACE "${dir}")
   target_compile_features(${target} PUBLIC cxx_std_17)
   set_target_properties(${target} PROPERTIES
                         POSITION_INDEPENDENT_CODE ON

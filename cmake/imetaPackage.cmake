@@ -12,9 +12,16 @@ set_target_properties(imeta-gen imeta-opt imeta-run PROPERTIES
 add_library(imeta_runtime INTERFACE)
 add_library(imeta::runtime ALIAS imeta_runtime)
 set_target_properties(imeta_runtime PROPERTIES EXPORT_NAME runtime)
-target_include_directories(imeta_runtime INTERFACE
-  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
-  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/imeta>)
+# An engine includes the runtime as <imeta/runtime/X.h> (its own runtime/
+# never in the way), from a SYSTEM directory (the engine's warning flags
+# are not ours): in the build tree, a link to runtime/ under
+# build/include/imeta.
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/include/imeta)
+file(CREATE_LINK ${PROJECT_SOURCE_DIR}/runtime
+     ${PROJECT_BINARY_DIR}/include/imeta/runtime SYMBOLIC)
+target_include_directories(imeta_runtime SYSTEM INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(imeta_runtime INTERFACE cxx_std_17)
 
 install(TARGETS imeta-gen imeta-opt imeta-run imeta_runtime

@@ -9,7 +9,7 @@
 #ifndef IMETA_RUNTIME_DEVICERESIDENTTABLE_H
 #define IMETA_RUNTIME_DEVICERESIDENTTABLE_H
 
-#include "runtime/ResidentTable.h"
+#include "ResidentTable.h"
 
 #include <cuda_runtime.h>
 

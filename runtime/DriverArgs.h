@@ -10,7 +10,7 @@
 #ifndef IMETA_RUNTIME_DRIVERARGS_H
 #define IMETA_RUNTIME_DRIVERARGS_H
 
-#include "runtime/DriverAbi.h"
+#include "DriverAbi.h"
 
 #include <cstdint>
 #include <deque>

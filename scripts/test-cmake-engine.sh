@@ -41,5 +41,20 @@ cmake -S "$src/examples/cmake-engine" -B "$work/build-pregenerated" -G Ninja \
 cmake --build "$work/build-pregenerated" > "$work/build2.log"
 "$work/build-pregenerated/engine" > "$work/engine2.json"
 diff "$work/imeta-run.json" "$work/engine2.json"
+# The runtime as an engine includes it, <imeta/runtime/X.h>, beside an
+# engine's own runtime/ holding headers of the same names: the package's
+# headers include theirs, not the engine's, and warn nothing under strict
+# flags.
+mkdir -p "$work/own/runtime"
+for h in DriverAbi.h ResidentTable.h; do
+  echo "#error \"the engine's own runtime/$h was included\"" \
+    > "$work/own/runtime/$h"
+done
+printf '#include <imeta/runtime/DriverArgs.h>\n#include <imeta/runtime/ResidentTable.h>\nint main() { return 0; }\n' \
+  > "$work/own/uses_runtime.cpp"
+"${CXX:-c++}" -std=c++17 -Wall -Wextra -Wshadow -Wpedantic -Werror \
+  -I"$work/own" -isystem "$work/prefix/include" -fsyntax-only \
+  "$work/own/uses_runtime.cpp"
 echo "cmake-engine: installed, configured from the prefix, built (generated" \
-     "at build time and beforehand), and its output equals imeta-run's"
+     "at build time and beforehand), and its output equals imeta-run's;" \
+     "<imeta/runtime/X.h> compiles beside an engine's own runtime/"
