@@ -1,19 +1,28 @@
 # imeta_add_metadata_library(<target> SPEC <spec.mlir> [NAME <name>]
-#                            [PATHS <path>...] [CUDA_ARCHITECTURES <arch>...])
+#                            [PATHS <path>...] [OUTPUT_DIR <dir>] [TORCH]
+#                            [TARGET <existing>] [OUT_VAR <var>]
+#                            [CUDA_ARCHITECTURES <arch>...])
 # imeta_add_metadata_library(<target> GENERATED_DIR <dir> NAME <name>
+#                            [TORCH] [TARGET <existing>] [OUT_VAR <var>]
 #                            [CUDA_ARCHITECTURES <arch>...])
 #
 # A static library of a spec's generated code. With SPEC, imeta-gen runs at
-# build time (again whenever the spec changes) into the build tree; with
-# GENERATED_DIR, the sources imeta-gen wrote beforehand are compiled as
-# they are (an engine build without LLVM). NAME is the files' base name
-# (default: the spec file's name), PATHS the paths to generate (default:
-# all). The CUDA code is compiled where the project enables CUDA and the
-# spec has a GPU path, for CUDA_ARCHITECTURES (default 90). Consumers
-# include "<name>.h" (and "<name>_cuda.h"), and the runtime as
+# build time (again whenever the spec changes) into OUTPUT_DIR (default
+# <binary dir>/<target>.imeta); a spec that does not verify fails that
+# build step with imeta-gen's located diagnostic. With GENERATED_DIR, the
+# sources imeta-gen wrote beforehand are compiled as they are (an engine
+# build without LLVM). NAME is the files' base name (default: the spec
+# file's name), PATHS the paths to generate (default: all). The CUDA code is
+# compiled where the project enables CUDA and the spec has a GPU path, for
+# CUDA_ARCHITECTURES (default 90). TORCH also generates (or expects) the
+# PyTorch binding, <name>_torch.cpp, and compiles it into the library: the
+# caller links torch (find_package(Torch): ${TORCH_LIBRARIES}). TARGET adds
+# the sources to an existing target instead of a new library (<target> then
+# only names the generation step); OUT_VAR receives the generated sources.
+# Consumers include "<name>.h" (and "<name>_cuda.h"), and the runtime as
 # <imeta/runtime/X.h>, both from SYSTEM directories.
 function(imeta_add_metadata_library target)
-  cmake_parse_arguments(ARG "" "SPEC;NAME;GENERATED_DIR"
+  cmake_parse_arguments(ARG "TORCH" "SPEC;NAME;GENERATED_DIR;OUTPUT_DIR;TARGET;OUT_VAR"
                         "PATHS;CUDA_ARCHITECTURES" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "imeta_add_metadata_library: unknown arguments "
@@ -22,6 +31,15 @@ function(imeta_add_metadata_library target)
   if(ARG_SPEC AND ARG_GENERATED_DIR)
     message(FATAL_ERROR "imeta_add_metadata_library(${target}): give SPEC "
                         "or GENERATED_DIR, not both")
+  endif()
+  if(ARG_GENERATED_DIR AND ARG_OUTPUT_DIR)
+    message(FATAL_ERROR "imeta_add_metadata_library(${target}): OUTPUT_DIR "
+                        "is where SPEC is generated; GENERATED_DIR names "
+                        "sources generated beforehand")
+  endif()
+  if(ARG_TARGET AND NOT TARGET ${ARG_TARGET})
+    message(FATAL_ERROR "imeta_add_metadata_library(${target}): TARGET "
+                        "${ARG_TARGET} is not a target (add it first)")
   endif()
   if(NOT ARG_CUDA_ARCHITECTURES)
     set(ARG_CUDA_ARCHITECTURES 90)
@@ -37,6 +55,11 @@ function(imeta_add_metadata_library target)
       message(FATAL_ERROR "imeta_add_metadata_library(${target}): no "
                           "${dir}/${ARG_NAME}.cpp (run imeta-gen -o ${dir} "
                           "--name ${ARG_NAME} first)")
+    endif()
+    if(ARG_TORCH AND NOT EXISTS "${dir}/${ARG_NAME}_torch.cpp")
+      message(FATAL_ERROR "imeta_add_metadata_library(${target}): TORCH "
+                          "but no ${dir}/${ARG_NAME}_torch.cpp (run imeta-gen "
+                          "with --torch)")
     endif()
     set(hasCuda FALSE)
     if(EXISTS "${dir}/${ARG_NAME}.cu")
@@ -56,11 +79,19 @@ function(imeta_add_metadata_library target)
                           "imeta-gen (find_package(imeta) or "
                           "add_subdirectory(imeta) first)")
     endif()
-    set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.imeta")
+    if(ARG_OUTPUT_DIR)
+      get_filename_component(dir "${ARG_OUTPUT_DIR}" ABSOLUTE
+                             BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    else()
+      set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}.imeta")
+    endif()
     set(options -o "${dir}" --name "${ARG_NAME}")
     if(ARG_PATHS)
       list(JOIN ARG_PATHS "," paths)
       list(APPEND options --paths "${paths}")
+    endif()
+    if(ARG_TORCH)
+      list(APPEND options --torch)
     endif()
     # Whether a generated path runs on the GPU: an installed imeta-gen
     # lists its files now; in the same build, the spec says.
@@ -69,17 +100,19 @@ function(imeta_add_metadata_library target)
       get_target_property(genExe ${gen} LOCATION)
       execute_process(COMMAND "${genExe}" "${spec}" ${options} --list-files
                       OUTPUT_VARIABLE listed RESULT_VARIABLE rc
-                      ERROR_VARIABLE errors)
-      if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "imeta_add_metadata_library(${target}): "
-                            "imeta-gen failed on ${spec}:\n${errors}")
-      endif()
+                      ERROR_QUIET)
+    else()
+      set(rc 1)
+    endif()
+    if(rc EQUAL 0)
       string(FIND "${listed}" "${ARG_NAME}.cu" cuAt)
       set(hasCuda FALSE)
       if(cuAt GREATER -1)
         set(hasCuda TRUE)
       endif()
     else()
+      # In the same build (no imeta-gen yet), or a spec imeta-gen refuses
+      # (the build step then fails with its diagnostic): the spec says.
       file(READ "${spec}" text)
       set(hasCuda FALSE)
       if(text MATCHES "target\\(gpu\\)")
@@ -90,6 +123,9 @@ function(imeta_add_metadata_library target)
                 "${dir}/${ARG_NAME}.cpp" "${dir}/${ARG_NAME}_driver.cpp")
     if(hasCuda)
       list(APPEND outputs "${dir}/${ARG_NAME}_cuda.h" "${dir}/${ARG_NAME}.cu")
+    endif()
+    if(ARG_TORCH)
+      list(APPEND outputs "${dir}/${ARG_NAME}_torch.cpp")
     endif()
     add_custom_command(OUTPUT ${outputs}
                        COMMAND ${gen} "${spec}" ${options}
@@ -103,19 +139,45 @@ function(imeta_add_metadata_library target)
 
   set(sources "${dir}/${ARG_NAME}.cpp")
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(cuda FALSE)
   if(hasCuda AND "CUDA" IN_LIST languages)
+    set(cuda TRUE)
     list(APPEND sources "${dir}/${ARG_NAME}.cu")
   endif()
-  add_library(${target} STATIC ${sources})
-  # The library's own sources see the generated headers as they are; its
-  # consumers through a SYSTEM directory (their warning flags are theirs).
-  target_include_directories(${target} PRIVATE "${dir}")
-  target_include_directories(${target} SYSTEM INTERFACE "${dir}")
-  target_compile_features(${target} PUBLIC cxx_std_17)
-  set_target_properties(${target} PROPERTIES
-                        POSITION_INDEPENDENT_CODE ON
-                        CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}")
+  if(ARG_TORCH)
+    list(APPEND sources "${dir}/${ARG_NAME}_torch.cpp")
+  endif()
+  if(ARG_OUT_VAR)
+    set(${ARG_OUT_VAR} ${sources} PARENT_SCOPE)
+  endif()
+  if(ARG_TARGET)
+    # Into the caller's target: the generation step is <target>.
+    if(ARG_SPEC)
+      add_custom_target(${target} DEPENDS ${outputs})
+      add_dependencies(${ARG_TARGET} ${target})
+    endif()
+    set(lib ${ARG_TARGET})
+    target_sources(${lib} PRIVATE ${sources})
+    target_include_directories(${lib} PRIVATE "${dir}")
+  else()
+    set(lib ${target})
+    add_library(${lib} STATIC ${sources})
+    # The library's own sources see the generated headers as they are; its
+    # consumers through a SYSTEM directory (their warning flags are theirs).
+    target_include_directories(${lib} PRIVATE "${dir}")
+    target_include_directories(${lib} SYSTEM INTERFACE "${dir}")
+    set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  endif()
+  target_compile_features(${lib} PUBLIC cxx_std_17)
+  if(cuda)
+    set_target_properties(${lib} PROPERTIES
+                          CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}")
+  endif()
+  if(ARG_TORCH AND cuda)
+    set_source_files_properties("${dir}/${ARG_NAME}_torch.cpp" PROPERTIES
+                                COMPILE_DEFINITIONS IMETA_TORCH_CUDA)
+  endif()
   if(TARGET imeta::runtime)
-    target_link_libraries(${target} PUBLIC imeta::runtime)
+    target_link_libraries(${lib} PUBLIC imeta::runtime)
   endif()
 endfunction()

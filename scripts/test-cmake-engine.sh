@@ -41,6 +41,37 @@ cmake -S "$src/examples/cmake-engine" -B "$work/build-pregenerated" -G Ninja \
 cmake --build "$work/build-pregenerated" > "$work/build2.log"
 "$work/build-pregenerated/engine" > "$work/engine2.json"
 diff "$work/imeta-run.json" "$work/engine2.json"
+# The generated sources in the engine's own target (TARGET), in a
+# directory of its choosing (OUTPUT_DIR), listed to it (OUT_VAR).
+cmake -S "$src/examples/cmake-engine" -B "$work/build-target" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DENGINE_INTO_TARGET=ON \
+  > "$work/configure3.log"
+grep -q "engine_meta sources: $work/build-target/meta/engine_meta.cpp" \
+  "$work/configure3.log" || {
+  echo "cmake-engine: OUT_VAR does not list meta/engine_meta.cpp" >&2; exit 1; }
+cmake --build "$work/build-target" > "$work/build3.log"
+"$work/build-target/engine" > "$work/engine3.json"
+diff "$work/imeta-run.json" "$work/engine3.json"
+
+# A spec that does not verify: configure passes, the build fails with
+# imeta-gen's located diagnostic (no MLIR operation dump).
+cp -r "$src/examples/cmake-engine" "$work/src-bad"
+sed -i 's/imeta.output "positions" = @positions/imeta.output "positions" = @nope/' \
+  "$work/src-bad/engine.mlir"
+grep -q '@nope' "$work/src-bad/engine.mlir" || {
+  echo "cmake-engine: the broken spec is not broken" >&2; exit 1; }
+cmake -S "$work/src-bad" -B "$work/build-bad" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure-bad.log"
+if cmake --build "$work/build-bad" > "$work/build-bad.log" 2>&1; then
+  echo "cmake-engine: a spec that does not verify built" >&2; exit 1
+fi
+grep -q "engine.mlir:[0-9]*:[0-9]*: error: .*@nope" "$work/build-bad.log" || {
+  echo "cmake-engine: the build failed without the located diagnostic" >&2
+  cat "$work/build-bad.log" >&2; exit 1; }
+if grep -q "see current operation" "$work/build-bad.log"; then
+  echo "cmake-engine: the build printed an MLIR operation dump" >&2; exit 1
+fi
+
 # The runtime as an engine includes it, <imeta/runtime/X.h>, beside an
 # engine's own runtime/ holding headers of the same names: the package's
 # headers include theirs, not the engine's, and warn nothing under strict
@@ -57,4 +88,6 @@ printf '#include <imeta/runtime/DriverArgs.h>\n#include <imeta/runtime/ResidentT
   "$work/own/uses_runtime.cpp"
 echo "cmake-engine: installed, configured from the prefix, built (generated" \
      "at build time and beforehand), and its output equals imeta-run's;" \
-     "<imeta/runtime/X.h> compiles beside an engine's own runtime/"
+     "into the engine's own target too; a broken spec fails the build with" \
+     "its located diagnostic; <imeta/runtime/X.h> compiles beside an" \
+     "engine's own runtime/"

@@ -7,7 +7,9 @@
 # raising the evaluator's message; then test/torch/binding_errors.py
 # (every refusal names its cause, outputs untouched); then
 # test/torch/two_builds.py (a second build of the binding, its own torch
-# library, loads beside the first); then test/torch/async_state.py (decode_async on request state tensors equal
+# library, loads beside the first); then examples/cmake-torch built through
+# the installed CMake package and test/torch/cmake_torch.py running it;
+# then test/torch/async_state.py (decode_async on request state tensors equal
 # to the evaluator's fields, its refusals); then test/torch/every_spec.py
 # (the binding of every spec in specs/ and specs/examples, each path on an
 # example batch equal to the evaluator, or refused in its words). Python: the
@@ -54,6 +56,20 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
 "$py" "$src/test/torch/async_state.py" --gen "$work/gen-async" \
   --build-dir "$work/ext-async" \
   --imeta-run "$build/tools/imeta-run/imeta-run"
+# The binding built through the CMake package (examples/cmake-torch:
+# TORCH into the engine's own module), loaded and run in Python.
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+torch_cmake=$("$py" -c "import torch; print(torch.utils.cmake_prefix_path)")
+cmake -S "$src/examples/cmake-torch" -B "$work/cmake-torch" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix;$torch_cmake" > "$work/cmake-torch.log"
+cmake --build "$work/cmake-torch" >> "$work/cmake-torch.log"
+"$build/tools/imeta-run/imeta-run" "$src/examples/cmake-engine/engine.mlir" \
+  --path step --batch "$src/examples/cmake-engine/batch.json" \
+  > "$work/cmake-torch.json"
+"$py" "$src/test/torch/cmake_torch.py" \
+  --module "$work/cmake-torch/libengine_torch.so" \
+  --batch "$src/examples/cmake-engine/batch.json" \
+  --expect "$work/cmake-torch.json"
 # Every spec's binding (specs/ and specs/examples), every path on an
 # example batch, against the evaluator.
 "$py" "$src/test/torch/every_spec.py" \
