@@ -11,8 +11,9 @@
 # <binary dir>/<target>.imeta); a spec that does not verify fails that
 # build step with imeta-gen's located diagnostic. With GENERATED_DIR, the
 # sources imeta-gen wrote beforehand are compiled as they are (an engine
-# build without LLVM). NAME is the files' base name (default: the spec
-# file's name), PATHS the paths to generate (default: all). The CUDA code is
+# build without LLVM). NAME is the files' base name (default: the spec's
+# symbol, as imeta-gen's default and the namespace imeta_gen::<symbol>),
+# PATHS the paths to generate (default: all). The CUDA code is
 # compiled where the project enables CUDA and the spec has a GPU path, for
 # CUDA_ARCHITECTURES (default 90). TORCH also generates (or expects) the
 # PyTorch binding, <name>_torch.cpp, and compiles it into the library: the
@@ -68,7 +69,14 @@ function(imeta_add_metadata_library target)
   elseif(ARG_SPEC)
     get_filename_component(spec "${ARG_SPEC}" ABSOLUTE)
     if(NOT ARG_NAME)
-      get_filename_component(ARG_NAME "${spec}" NAME_WE)
+      # As imeta-gen names them: after the spec's symbol (its namespace's
+      # name too), else the file's.
+      file(READ "${spec}" specText)
+      if(specText MATCHES "imeta\\.spec[ \t\r\n]+@([A-Za-z_][A-Za-z0-9_]*)")
+        set(ARG_NAME "${CMAKE_MATCH_1}")
+      else()
+        get_filename_component(ARG_NAME "${spec}" NAME_WE)
+      endif()
     endif()
     if(TARGET imeta::imeta-gen)
       set(gen imeta::imeta-gen)

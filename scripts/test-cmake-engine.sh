@@ -53,6 +53,24 @@ cmake --build "$work/build-target" > "$work/build3.log"
 "$work/build-target/engine" > "$work/engine3.json"
 diff "$work/imeta-run.json" "$work/engine3.json"
 
+# Without NAME, the files are named as imeta-gen names them, after the
+# spec's symbol (@engine, its namespace imeta_gen::engine), not the file's.
+mkdir -p "$work/default-name"
+cp "$src/examples/cmake-engine/engine.mlir" "$work/default-name/other.mlir"
+cat > "$work/default-name/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(default_name LANGUAGES CXX)
+find_package(imeta 0.1 CONFIG REQUIRED)
+imeta_add_metadata_library(meta SPEC other.mlir OUT_VAR sources)
+message(STATUS "sources: ${sources}")
+CMAKE
+cmake -S "$work/default-name" -B "$work/default-name/build" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure4.log"
+grep -q "sources: .*/meta.imeta/engine.cpp" "$work/configure4.log" || {
+  echo "cmake-engine: without NAME the files are not named after @engine" >&2
+  exit 1; }
+cmake --build "$work/default-name/build" > "$work/build4.log"
+
 # A spec that does not verify: configure passes, the build fails with
 # imeta-gen's located diagnostic (no MLIR operation dump).
 cp -r "$src/examples/cmake-engine" "$work/src-bad"
