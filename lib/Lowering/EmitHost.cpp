@@ -425,8 +425,8 @@ void HostEmitter::emitSetupInput(CodeStream &cs, const InputDecl &in,
     packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
   }
   if (in.isOptional && needed)
-    cs.line("if (N > 0 && !seqs.{0}{1}) return failure(\"sequences: missing "
-            "'{0}' (this path needs it){2}\");",
+    cs.line("if (N > 0 && !seqs.{0}{1}) return failure(\"sequences: "
+            "'{0}{1}' is null, and this path needs it{2}\");",
             name, list ? "_offsets" : "", rule);
   if (in.isOptional) {
     if (list) {
@@ -444,15 +444,21 @@ void HostEmitter::emitSetupInput(CodeStream &cs, const InputDecl &in,
       cs.line("c.in_{0} = seqs.{0} ? seqs.{0} : H.zero_{0}.get();", name);
     }
   } else {
-    if (list)
-      cs.line("if (N > 0 && (!seqs.{0}_offsets || (!seqs.{0} && "
-              "seqs.{0}_offsets[N] != 0))) return failure(\"sequences: "
-              "missing '{0}'{1}\");",
+    if (list) {
+      // Each pointer named on its own: the offsets, then the values.
+      cs.line("if (N > 0 && !seqs.{0}_offsets) return failure(\"sequences: "
+              "'{0}_offsets' is null: list input '{0}' needs num_seqs + 1 "
+              "offsets{1}\");",
               name, rule);
-    else
-      cs.line("if (N > 0 && !seqs.{0}) return failure(\"sequences: "
-              "missing '{0}'{1}\");",
+      cs.line("if (N > 0 && !seqs.{0} && seqs.{0}_offsets[N] != 0) return "
+              "failure(\"sequences: '{0}' is null, but its offsets hold \" "
+              "+ std::to_string(seqs.{0}_offsets[N]) + \" values{1}\");",
               name, rule);
+    } else {
+      cs.line("if (N > 0 && !seqs.{0}) return failure(\"sequences: '{0}' is "
+              "null: input '{0}' needs num_seqs values{1}\");",
+              name, rule);
+    }
     cs.line("c.in_{0} = seqs.{0};", name);
     if (list) {
       cs.line("c.in_{0}_begin = seqs.{0}_offsets;", name);

@@ -206,8 +206,9 @@ bool untouched(OwnedBuffers<Buffers> &out, const gen::OutputInfo *info) {
   return true;
 }
 
-// A buffer one row short, a broken rule, a negative input: each is an error
-// naming the field, rule or sequence, and nothing is written anywhere.
+// A buffer one row short, a broken rule, a negative input, a null input:
+// each is an error naming the field, rule, sequence or input, and nothing
+// is written anywhere.
 TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
   ref::Batch batch = ref::randomBatch(ref::PathKind::Decode, 5);
   {
@@ -242,6 +243,31 @@ TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
     in.state[0] = -3;
     gen::Status st = gen::decode(in.config, in.seqs, out.set);
     EXPECT_EQ(st.message, "sequence 0: state_id = -3 breaks state_id >= 0 (R3)");
+    EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
+  }
+  {
+    // A null pointer among the inputs: each named on its own (a list's
+    // offsets, then its values), with what the input needs.
+    ref::GeneratedInputs in(batch);
+    OwnedBuffers<gen::DecodeBuffers> out;
+    ASSERT_TRUE(gen::decode_shape(in.config, in.seqs, out.set).ok);
+    out.allocate(gen::kDecodeOutputs, 0);
+    gen::Sequences seqs = in.seqs;
+    seqs.token_ids_offsets = nullptr;
+    EXPECT_EQ(gen::decode(in.config, seqs, out.set).message,
+              "sequences: 'token_ids_offsets' is null: list input "
+              "'token_ids' needs num_seqs + 1 offsets");
+    seqs = in.seqs;
+    seqs.token_ids = nullptr;
+    EXPECT_EQ(gen::decode(in.config, seqs, out.set).message,
+              "sequences: 'token_ids' is null, but its offsets hold " +
+                  std::to_string(in.seqs.token_ids_offsets[seqs.num_seqs]) +
+                  " values");
+    seqs = in.seqs;
+    seqs.seqlen_k = nullptr;
+    EXPECT_EQ(gen::decode(in.config, seqs, out.set).message,
+              "sequences: 'seqlen_k' is null: input 'seqlen_k' needs "
+              "num_seqs values (R3)");
     EXPECT_TRUE(untouched(out, gen::kDecodeOutputs));
   }
   {
