@@ -26,10 +26,10 @@ def main():
     ap.add_argument("--max-seqs", type=int, default=64)
     args = ap.parse_args()
     cuda = args.device == "cuda"
-    fast = E.build(args.gen, args.device,
-                   os.path.join(args.gen, "torch-" + args.device))
-    for label, cls in (("pybind11", fast),
-                       ("TorchScript", torch.classes.imeta_deepinfer_v4.DecodeZos)):
+    build_dir = os.path.join(args.gen, "torch-" + args.device)
+    fast = E.build(args.gen, args.device, build_dir)
+    script = E.build(args.gen, args.device, build_dir, torchscript=True)
+    for label, cls in (("pybind11", fast), ("TorchScript", script)):
         print(f"{label} class, N = {args.max_seqs}, µs a call:")
         measure(cls, args)
 
