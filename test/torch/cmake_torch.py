@@ -39,8 +39,17 @@ def main():
             g = g[0]
         if g != value:
             sys.exit(f"cmake-torch: '{key}' is {g}, imeta-run's {value}")
+    # Its per-sequence inputs left out: the missing one is named (the list's
+    # offsets count the sequences), not the offsets.
+    try:
+        meta.plan({k: v for k, v in inputs.items() if k not in ("q", "k")})
+        sys.exit("cmake-torch: a step without 'q' and 'k' was accepted")
+    except ValueError as e:
+        message = str(e).splitlines()[0]
+        if "'q' is null" not in message:
+            sys.exit(f"cmake-torch: without 'q': {message}")
     print(f"cmake-torch: the CMake-built binding's {len(want)} fields equal "
-          "imeta-run's")
+          "imeta-run's; a missing input is named")
 
 
 if __name__ == "__main__":
