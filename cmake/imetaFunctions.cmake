@@ -15,11 +15,14 @@
 # symbol, as imeta-gen's default and the namespace imeta_gen::<symbol>),
 # PATHS the paths to generate (default: all). The CUDA code is
 # compiled where the project enables CUDA and the spec has a GPU path, for
-# CUDA_ARCHITECTURES (default 90). TORCH also generates (or expects) the
-# PyTorch binding, <name>_torch.cpp, and compiles it into the library: the
-# caller links torch (find_package(Torch): ${TORCH_LIBRARIES}). TARGET adds
-# the sources to an existing target instead of a new library (<target> then
-# only names the generation step); OUT_VAR receives the generated sources.
+# CUDA_ARCHITECTURES (default 90; into a TARGET only where given). TARGET
+# adds the sources to an existing target (a library or executable this
+# project builds) instead of a new library (<target> then only names the
+# generation step); OUT_VAR receives the generated sources. TORCH (with
+# TARGET, e.g. a MODULE library that Python loads with
+# torch.ops.load_library) also generates (or expects) the PyTorch binding,
+# <name>_torch.cpp, and compiles it into TARGET: the caller links torch
+# (find_package(Torch): ${TORCH_LIBRARIES}).
 # Consumers include "<name>.h" (and "<name>_cuda.h"), and the runtime as
 # <imeta/runtime/X.h>, both from SYSTEM directories.
 function(imeta_add_metadata_library target)
@@ -38,11 +41,33 @@ function(imeta_add_metadata_library target)
                         "is where SPEC is generated; GENERATED_DIR names "
                         "sources generated beforehand")
   endif()
-  if(ARG_TARGET AND NOT TARGET ${ARG_TARGET})
-    message(FATAL_ERROR "imeta_add_metadata_library(${target}): TARGET "
-                        "${ARG_TARGET} is not a target (add it first)")
+  if(ARG_TARGET)
+    if(NOT TARGET ${ARG_TARGET})
+      message(FATAL_ERROR "imeta_add_metadata_library(${target}): TARGET "
+                          "${ARG_TARGET} is not a target (add it first)")
+    endif()
+    get_target_property(type ${ARG_TARGET} TYPE)
+    get_target_property(imported ${ARG_TARGET} IMPORTED)
+    get_target_property(aliased ${ARG_TARGET} ALIASED_TARGET)
+    if(imported OR aliased OR type STREQUAL "INTERFACE_LIBRARY"
+       OR type STREQUAL "UTILITY")
+      message(FATAL_ERROR "imeta_add_metadata_library(${target}): TARGET "
+                          "${ARG_TARGET} must be a library or executable "
+                          "this project builds (not imported, an alias or "
+                          "an interface library)")
+    endif()
   endif()
-  if(NOT ARG_CUDA_ARCHITECTURES)
+  if(ARG_TORCH AND NOT ARG_TARGET)
+    # A static library's binding object holds only the torch library's
+    # registration, which a link drops.
+    message(FATAL_ERROR "imeta_add_metadata_library(${target}): TORCH needs "
+                        "TARGET <module> (e.g. add_library(m MODULE)), which "
+                        "Python loads with torch.ops.load_library")
+  endif()
+  set(explicitArchitectures FALSE)
+  if(ARG_CUDA_ARCHITECTURES)
+    set(explicitArchitectures TRUE)
+  else()
     set(ARG_CUDA_ARCHITECTURES 90)
   endif()
 
@@ -72,6 +97,7 @@ function(imeta_add_metadata_library target)
       # As imeta-gen names them: after the spec's symbol (its namespace's
       # name too), else the file's.
       file(READ "${spec}" specText)
+      string(REGEX REPLACE "//[^\n]*" "" specText "${specText}")
       if(specText MATCHES "imeta\\.spec[ \t\r\n]+@([A-Za-z_][A-Za-z0-9_]*)")
         set(ARG_NAME "${CMAKE_MATCH_1}")
       else()
@@ -159,33 +185,41 @@ function(imeta_add_metadata_library target)
     set(${ARG_OUT_VAR} ${sources} PARENT_SCOPE)
   endif()
   if(ARG_TARGET)
-    # Into the caller's target: the generation step is <target>.
+    # Into the caller's target (its own settings kept: the architectures
+    # only where given): the generation step is <target>.
     if(ARG_SPEC)
       add_custom_target(${target} DEPENDS ${outputs})
       add_dependencies(${ARG_TARGET} ${target})
     endif()
     set(lib ${ARG_TARGET})
+    set(use PRIVATE)
     target_sources(${lib} PRIVATE ${sources})
     target_include_directories(${lib} PRIVATE "${dir}")
+    if(cuda AND explicitArchitectures)
+      set_target_properties(${lib} PROPERTIES
+                            CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}")
+    endif()
   else()
     set(lib ${target})
+    set(use PUBLIC)
     add_library(${lib} STATIC ${sources})
     # The library's own sources see the generated headers as they are; its
     # consumers through a SYSTEM directory (their warning flags are theirs).
     target_include_directories(${lib} PRIVATE "${dir}")
     target_include_directories(${lib} SYSTEM INTERFACE "${dir}")
     set_target_properties(${lib} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    if(cuda)
+      set_target_properties(${lib} PROPERTIES
+                            CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}")
+    endif()
   endif()
-  target_compile_features(${lib} PUBLIC cxx_std_17)
-  if(cuda)
-    set_target_properties(${lib} PROPERTIES
-                          CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}")
-  endif()
+  target_compile_features(${lib} ${use} cxx_std_17)
   if(ARG_TORCH AND cuda)
-    set_source_files_properties("${dir}/${ARG_NAME}_torch.cpp" PROPERTIES
+    set_source_files_properties("${dir}/${ARG_NAME}_torch.cpp"
+                                TARGET_DIRECTORY ${lib} PROPERTIES
                                 COMPILE_DEFINITIONS IMETA_TORCH_CUDA)
   endif()
   if(TARGET imeta::runtime)
-    target_link_libraries(${lib} PUBLIC imeta::runtime)
+    target_link_libraries(${lib} ${use} imeta::runtime)
   endif()
 endfunction()

@@ -70,6 +70,20 @@ grep -q "sources: .*/meta.imeta/engine.cpp" "$work/configure4.log" || {
   echo "cmake-engine: without NAME the files are not named after @engine" >&2
   exit 1; }
 cmake --build "$work/default-name/build" > "$work/build4.log"
+# TORCH without TARGET is refused at configure, saying why.
+cat > "$work/default-name/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(default_name LANGUAGES CXX)
+find_package(imeta 0.1 CONFIG REQUIRED)
+imeta_add_metadata_library(meta SPEC other.mlir TORCH)
+CMAKE
+if cmake -S "$work/default-name" -B "$work/default-name/build-torch" -G Ninja \
+     -DCMAKE_PREFIX_PATH="$work/prefix" > "$work/configure5.log" 2>&1; then
+  echo "cmake-engine: TORCH without TARGET configured" >&2; exit 1
+fi
+grep -q "TORCH needs TARGET" "$work/configure5.log" || {
+  echo "cmake-engine: TORCH without TARGET: no reason given" >&2
+  cat "$work/configure5.log" >&2; exit 1; }
 
 # A spec that does not verify: configure passes, the build fails with
 # imeta-gen's located diagnostic (no MLIR operation dump).
