@@ -46,11 +46,12 @@ function(imeta_add_metadata_library target)
       message(FATAL_ERROR "imeta_add_metadata_library(${target}): TARGET "
                           "${ARG_TARGET} is not a target (add it first)")
     endif()
-    get_target_property(type ${ARG_TARGET} TYPE)
-    get_target_property(imported ${ARG_TARGET} IMPORTED)
-    get_target_property(aliased ${ARG_TARGET} ALIASED_TARGET)
-    if(imported OR aliased OR type STREQUAL "INTERFACE_LIBRARY"
-       OR type STREQUAL "UTILITY")
+    get_target_property(targetType ${ARG_TARGET} TYPE)
+    get_target_property(targetImported ${ARG_TARGET} IMPORTED)
+    get_target_property(targetAliased ${ARG_TARGET} ALIASED_TARGET)
+    if(targetImported OR targetAliased
+       OR targetType STREQUAL "INTERFACE_LIBRARY"
+       OR targetType STREQUAL "UTILITY")
       message(FATAL_ERROR "imeta_add_metadata_library(${target}): TARGET "
                           "${ARG_TARGET} must be a library or executable "
                           "this project builds (not imported, an alias or "
@@ -93,11 +94,13 @@ function(imeta_add_metadata_library target)
     endif()
   elseif(ARG_SPEC)
     get_filename_component(spec "${ARG_SPEC}" ABSOLUTE)
+    # The spec's text without comments: its name and, where imeta-gen
+    # cannot list the files, whether a path runs on the GPU.
+    file(READ "${spec}" specText)
+    string(REGEX REPLACE "//[^\n]*" "" specText "${specText}")
     if(NOT ARG_NAME)
       # As imeta-gen names them: after the spec's symbol (its namespace's
       # name too), else the file's.
-      file(READ "${spec}" specText)
-      string(REGEX REPLACE "//[^\n]*" "" specText "${specText}")
       if(specText MATCHES "imeta\\.spec[ \t\r\n]+@([A-Za-z_][A-Za-z0-9_]*)")
         set(ARG_NAME "${CMAKE_MATCH_1}")
       else()
@@ -147,9 +150,8 @@ function(imeta_add_metadata_library target)
     else()
       # In the same build (no imeta-gen yet), or a spec imeta-gen refuses
       # (the build step then fails with its diagnostic): the spec says.
-      file(READ "${spec}" text)
       set(hasCuda FALSE)
-      if(text MATCHES "target\\(gpu\\)")
+      if(specText MATCHES "target\\(gpu\\)")
         set(hasCuda TRUE)
       endif()
     endif()

@@ -41,11 +41,10 @@ void TorchEmitter::emit(CodeStream &cs) {
     cs.line("#ifdef IMETA_TORCH_CUDA");
     cs.line("#define IMETA_TORCH_LIBRARY {0}_cuda", libraryName(L));
     cs.line("#else");
-    cs.line("#define IMETA_TORCH_LIBRARY {0}", libraryName(L));
-    cs.line("#endif");
-  } else {
-    cs.line("#define IMETA_TORCH_LIBRARY {0}", libraryName(L));
   }
+  cs.line("#define IMETA_TORCH_LIBRARY {0}", libraryName(L));
+  if (L.hasGpuPath())
+    cs.line("#endif");
   cs.line("#endif");
   cs.line("// (TORCH_LIBRARY pastes its argument: expanded here first.)");
   cs.line("#define IMETA_TORCH_LIBRARY_AS(name, m) TORCH_LIBRARY(name, m)");
@@ -102,8 +101,8 @@ void TorchEmitter::emitPrologue(CodeStream &cs) {
   cs.line("#include <torch/extension.h>");
   cs.line("#endif");
   for (const char *header :
-       {"algorithm", "climits", "cstdint", "deque", "map", "string", "type_traits",
-        "vector"})
+       {"algorithm", "climits", "cstdint", "deque", "map", "string",
+        "type_traits", "vector"})
     cs.line("#include <{0}>", header);
   cs.blank();
   cs.line("namespace g = {0};", L.ns());
