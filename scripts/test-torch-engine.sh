@@ -10,7 +10,11 @@
 # library, loads beside the first); then examples/cmake-torch built through
 # the installed CMake package and test/torch/cmake_torch.py running it;
 # then test/torch/async_state.py (decode_async on request state tensors equal
-# to the evaluator's fields, its refusals); then test/torch/every_spec.py
+# to the evaluator's fields, state lists as tables, its refusals); then
+# examples/torch-engine/decode_loop.py (decode_async feeding a paged KV
+# write, SDPA and a sampler, checked against dense attention); then
+# test/torch/compiled_step.py (the step operator under
+# torch.compile(fullgraph=True)); then test/torch/every_spec.py
 # (the binding of every spec in specs/ and specs/examples, each path on an
 # example batch equal to the evaluator, or refused in its words). Python: the
 # $IMETA_PYTHON, else scripts/install-torch.sh's environment, else python3,
@@ -56,6 +60,19 @@ IMETA_CACHE_DIR="$build/test/compile-cache" \
 "$py" "$src/test/torch/async_state.py" --gen "$work/gen-async" \
   --build-dir "$work/ext-async" \
   --imeta-run "$build/tools/imeta-run/imeta-run"
+# The decode_async step in an engine's decode loop with a real consumer
+# (paged KV write, PyTorch's SDPA, a sampler on the request state): on the
+# CPU without the graph (bench/torch/async-step-run.sh runs it in one CUDA
+# graph on a GPU), 200 steps, every attention row equal to dense attention.
+"$py" "$src/examples/torch-engine/decode_loop.py" --gen "$work/gen-async" \
+  --build-dir "$work/ext-async" --steps 200 --max-seqs 16
+"$py" "$src/examples/torch-engine/decode_loop.py" --gen "$work/gen-async" \
+  --build-dir "$work/ext-async" --steps 30 --max-seqs 8 --torchscript
+# The step operator (torch.ops.<library>.decode_async_step, its outputs
+# declared mutated) inside torch.compile(fullgraph=True): aot_eager and
+# inductor, equal to plan()'s fields.
+"$py" "$src/test/torch/compiled_step.py" --gen "$work/gen-async" \
+  --build-dir "$work/ext-async"
 # The binding built through the CMake package (examples/cmake-torch:
 # TORCH into the engine's own module), loaded and run in Python.
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"

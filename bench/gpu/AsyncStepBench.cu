@@ -37,6 +37,10 @@
 //                the state at each slot, checks every rule and fills,
 //                StepGraph.h), sync;
 //   imeta host   of it, the host's work before the replay is issued;
+//   imeta alone  the same step without the joins (applied by the step
+//                before): decode_async_device_pack, a graph of the copy
+//                and the kernel, sync; what the torch binding's step wraps
+//                (bench/torch/async_step.py);
 //   (a)          what an engine without device-side metadata pays: the
 //                joins' copy + scatter, the state to the host, sync, the
 //                eager loops (the generated CPU decode_async) into pinned
@@ -165,8 +169,8 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
 }
 
 struct Row {
-  double floor, bpp, bppHost, chk, map, imeta, imetaHost, eager, bppBytes,
-      joins;
+  double floor, bpp, bppHost, chk, map, imeta, imetaHost, alone, eager,
+      bppBytes, joins;
 };
 
 /// The medians of a case's steps.
@@ -240,6 +244,27 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
       !e.empty())
     die(e);
 
+  // imeta alone: the same step without the joins (the step above applied
+  // them), its own staging and graph (the copy and the kernel): what the
+  // torch binding's step wraps (bench/torch/async_step.py).
+  gen::GpuStaging alone;
+  status = gen::gpu_staging_create(alone, n, (size_t(1) << 20) + size_t(n) * 64);
+  if (!status.ok)
+    die(status.message);
+  status = gen::decode_async_device_pack(
+      alone, cfg.config, din.build(n, st.slots(), st.placeholders()),
+      imetaSet.buffers());
+  if (!status.ok)
+    die("first pack (alone): " + status.message);
+  auto aloneGraph = std::make_unique<runtime::StepGraph>();
+  if (std::string e = aloneGraph->create(
+          alone.device, alone.bytes, stream,
+          [&](cudaStream_t s) {
+            return gen::decode_async_device_launch(alone, s);
+          });
+      !e.empty())
+    die(e);
+
   const int warm = 20, total = warm + steps;
   std::vector<Row> rows;
   auto timed = [&](auto &&work) {
@@ -299,6 +324,21 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
     if (!status.ok)
       die("step " + std::to_string(step) + ": imeta kernel: " +
           status.message);
+    r.alone = timed([&] {
+      alone.host = aloneGraph->next();
+      if (!alone.host)
+        die("imeta alone: staging wait failed");
+      gen::Status s = gen::decode_async_device_pack(
+          alone, cfg.config, din.build(n, slots, ph), imetaSet.buffers());
+      if (!s.ok)
+        die("step " + std::to_string(step) + ": imeta alone: " + s.message);
+      if (std::string e = aloneGraph->replay(alone.used, stream); !e.empty())
+        die(e);
+    });
+    status = gen::decode_async_check(alone, stream);
+    if (!status.ok)
+      die("step " + std::to_string(step) + ": imeta alone's kernel: " +
+          status.message);
     r.eager = timed([&] {
       CUDA_OK(st.applyJoins(stream));
       CUDA_OK(st.copyBack(stream));
@@ -333,6 +373,9 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
   graph.reset();
   staging.host = staging.host_owned;
   gen::gpu_staging_destroy(staging);
+  aloneGraph.reset();
+  alone.host = alone.host_owned;
+  gen::gpu_staging_destroy(alone);
   auto med = [&](double Row::*f) {
     std::vector<double> v;
     for (const Row &r : rows)
@@ -341,8 +384,8 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
   };
   return {med(&Row::floor), med(&Row::bpp),       med(&Row::bppHost),
           med(&Row::chk),   med(&Row::map),       med(&Row::imeta),
-          med(&Row::imetaHost), med(&Row::eager), med(&Row::bppBytes),
-          med(&Row::joins)};
+          med(&Row::imetaHost), med(&Row::alone), med(&Row::eager),
+          med(&Row::bppBytes), med(&Row::joins)};
 }
 
 } // namespace
@@ -364,10 +407,10 @@ int main(int argc, char **argv) {
               "50 steps\n\n",
               prop.name, steps);
   std::printf("| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
-              "chk mapped | imeta | imeta host | (a) | (a)/imeta | "
-              "imeta/(b'') | (b'') H2D B | joins |\n");
+              "chk mapped | imeta | imeta host | imeta alone | (a) | "
+              "(a)/imeta | imeta/(b'') | (b'') H2D B | joins |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-              "\n");
+              "---|\n");
   // IMETA_BENCH_N=<N>: that batch size only (a profiler's run).
   const char *only = std::getenv("IMETA_BENCH_N");
   for (int32_t n : {64, 256, 1024})
@@ -377,10 +420,11 @@ int main(int argc, char **argv) {
           continue;
         const Row r = run(n, nextn, hist, steps, stream, empty);
         std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
-                    "%.1f | %.2f | %.1f | %.1f | %.2f | %.0f | %.0f |\n",
+                    "%.1f | %.2f | %.1f | %.1f | %.1f | %.2f | %.0f | %.0f |\n",
                     n, nextn, (long long)(hist / 1024), r.floor, r.bpp,
-                    r.bppHost, r.chk, r.map, r.imeta, r.imetaHost, r.eager,
-                    r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes, r.joins);
+                    r.bppHost, r.chk, r.map, r.imeta, r.imetaHost, r.alone,
+                    r.eager, r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes,
+                    r.joins);
         std::fflush(stdout);
       }
   CUDA_OK(cudaStreamDestroy(stream));

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitTorch.h"
+#include "lib/Lowering/EmitDeviceStage.h"
 #include "dialect/IMetaSymbols.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -101,8 +102,8 @@ void TorchEmitter::emitPrologue(CodeStream &cs) {
   cs.line("#include <torch/extension.h>");
   cs.line("#endif");
   for (const char *header :
-       {"algorithm", "climits", "cstdint", "deque", "map", "string",
-        "type_traits", "vector"})
+       {"algorithm", "climits", "cstdint", "cstring", "deque", "map",
+        "mutex", "string", "type_traits", "vector"})
     cs.line("#include <{0}>", header);
   cs.blank();
   cs.line("namespace g = {0};", L.ns());
@@ -172,6 +173,7 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
       if (input.isList())
         cs.line("  if ((t = in.find(\"{0}\"))) in.seqs.{0} = "
                 "in.slotRows(*t, \"{0}\", in.seqs.{0}_offsets, "
+                "in.seqs.{0}_stride, in.seqs.{0}_lengths, "
                 "in.seqs.{1}_slots, \"{1}\");",
                 n, slot);
       else
@@ -208,6 +210,8 @@ void TorchEmitter::emitReadInputs(CodeStream &cs) {
     cs.line("      || n == \"{0}\"", n);
     if (input.isList())
       cs.line("      || n == \"{0}_offsets\"", n);
+    if (input.isState() && input.isList())
+      cs.line("      || n == \"{0}_lengths\"", n);
     if (input.isResident())
       cs.line("      || n == \"{0}_row\"", n);
   }
@@ -258,15 +262,22 @@ void TorchEmitter::emitTraits(CodeStream &cs, const PathPlan &plan) {
               p, cfg.getSymName(), ruleLiteral(cfg.getRule()));
   cs.line("    (void)s; (void)config; (void)lists;");
   cs.line("  }");
+  // A GPU path whose device step reads the request state where the engine
+  // keeps it: on CUDA its state tensors are device tensors, read in place.
+  bool deviceState = gpu && DeviceStageEmitter::hasStep(L, plan) &&
+                     !DeviceStageEmitter::stateInputs(L, plan).empty();
+  cs.line("  static constexpr bool kDeviceState = {0};",
+          deviceState ? "true" : "false");
   cs.line("#ifdef IMETA_TORCH_CUDA");
   if (gpu) {
+    StringRef step = deviceState ? "_device" : "";
     cs.line("  static g::Status pack(g::GpuStaging &st, const g::Config &c, "
-            "const g::Sequences &s, Buffers &o) {{ return g::{0}_pack(st, c, "
-            "s, o); }",
-            p);
+            "const g::Sequences &s, Buffers &o) {{ return g::{0}{1}_pack(st, "
+            "c, s, o); }",
+            p, step);
     cs.line("  static cudaError_t launch(const g::GpuStaging &st, "
-            "cudaStream_t q) {{ return g::{0}_launch(st, q); }",
-            p);
+            "cudaStream_t q) {{ return g::{0}{1}_launch(st, q); }",
+            p, step);
     cs.line("  static g::Status check(const g::GpuStaging &st, cudaStream_t "
             "q) {{ return g::{0}_check(st, q); }",
             p);

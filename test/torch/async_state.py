@@ -79,6 +79,23 @@ def tensors(state, seqs):
             "slot_block_table_offsets": blocks_off}
 
 
+def as_tables(inputs, state):
+    """`inputs` with each state list as a [slots, max_len] table (rows
+    padded with -1, never read) and its NAME_lengths."""
+    out = {k: v for k, v in inputs.items() if not k.endswith("_offsets")}
+    for name, key in (("slot_draft_tokens", "draft_tokens"),
+                      ("slot_block_table", "block_table")):
+        rows = state[key]
+        width = max(1, max(len(r) for r in rows))
+        table = torch.full((len(rows), width), -1, dtype=torch.int32)
+        for r, row in enumerate(rows):
+            table[r, :len(row)] = torch.tensor(row, dtype=torch.int32)
+        out[name] = table
+        out[name + "_lengths"] = torch.tensor([len(r) for r in rows],
+                                              dtype=torch.int32)
+    return out
+
+
 def batch_file(state, seqs):
     config = dict(CONFIG, force_load_balance=False, **E.LISTS)
     return {"config": config, "state": state, "sequences": seqs}
@@ -136,6 +153,42 @@ def main():
         E.compare(b, E.fields(names, outs, rows, meta.ratios()), want)
     print(f"decode_async through the binding: {args.batches} batches of "
           "random request state equal the evaluator's fields")
+
+    # The state lists as tables ([slots, max_len] and NAME_lengths, as an
+    # engine keeps its block table): the same fields as packed rows.
+    for b in range(10):
+        state, seqs = random_state(rng, slots), random_batch(rng, slots)
+        packed = tensors(state, seqs)
+        # Both from the same out tensors (a block-table row's columns past
+        # its blocks are unspecified: equal only where both leave them).
+        for n in outs:
+            outs[n].fill_(False if outs[n].dtype == torch.bool else -9)
+        want = E.fields(names, outs, meta.plan(packed), meta.ratios())
+        for n in outs:
+            outs[n].fill_(False if outs[n].dtype == torch.bool else -9)
+        got = E.fields(names, outs, meta.plan(as_tables(packed, state)),
+                       meta.ratios())
+        if got != want:
+            sys.exit(f"table batch {b}: fields differ from the packed "
+                     "state's: " + ", ".join(n for n in want
+                                             if got.get(n) != want[n]))
+    tables = as_tables(tensors(state, seqs), state)
+    refused("table without lengths", meta, outs,
+            {k: v for k, v in tables.items()
+             if k != "slot_block_table_lengths"},
+            "state 'slot_block_table'", "needs 'slot_block_table_lengths'")
+    refused("table with short lengths", meta, outs,
+            dict(tables, slot_block_table_lengths=tables[
+                "slot_block_table_lengths"][:-1]),
+            "'slot_block_table_lengths' holds 11 lengths for 12 rows")
+    refused("table and offsets", meta, outs,
+            dict(tables, slot_block_table_offsets=torch.zeros(
+                slots + 1, dtype=torch.int64)),
+            "a table takes 'slot_block_table_lengths', not "
+            "'slot_block_table_offsets'")
+    print("decode_async state lists as tables: 10 batches equal to the "
+          "packed rows' fields; a table without its lengths, with too few "
+          "and with offsets besides refused by name")
 
     state, seqs = random_state(rng, slots), random_batch(rng, slots)
     meta.plan(tensors(state, seqs))
