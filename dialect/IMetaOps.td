@@ -288,7 +288,8 @@ def IMeta_RequireOp : IMeta_Op<"require", [IsolatedFromAbove,
     every sequence (`seq`), and for every ratio of `over @set`. A rule
     inside a path applies to that path's batches only. Rules run in order,
     after the structural checks of config and inputs; the first broken one
-    is reported as `sequence i: RULE: message`.
+    is reported as `sequence i: RULE: message (x = 1, y = 2)`, with the
+    named values the body's top block read (RuleOperands.h).
 
     ```mlir
     imeta.require "R3" "seqlen_q <= seqlen_k" seq {

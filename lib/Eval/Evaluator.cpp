@@ -3,6 +3,7 @@
 #include "lib/Eval/Evaluator.h"
 #include "dialect/FailureText.h"
 #include "dialect/IMetaSymbols.h"
+#include "dialect/RuleOperands.h"
 #include "lib/Eval/Formula.h"
 #include "lib/Support/PostOrder.h"
 
@@ -350,7 +351,12 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
       where += (rule.getRule() + ": " + rule.getMessage()).str();
       if (err)
         return during(std::move(err), where + ": cannot be checked");
-      return fail(where);
+      // The values the rule read, as written (RuleOperands.h).
+      SmallVector<RuleOperand, kMaxRuleOperands> operands = ruleOperands(rule);
+      SmallVector<int64_t, kMaxRuleOperands> values;
+      for (const RuleOperand &o : operands)
+        values.push_back(body.lastValue(o.op));
+      return fail(where + ruleOperandText(operands, values));
     }
   return llvm::Error::success();
 }

@@ -64,6 +64,11 @@ public:
 
   /// Why the last failure() happened.
   std::string error;
+  /// `op`'s value in the last run that reached it.
+  int64_t lastValue(Operation *op) const {
+    const Step *s = stepOf.lookup(op);
+    return s ? slots[s->result] : 0;
+  }
   /// Whether `error` is a read field's (ReadFailure): it names its field.
   bool readFailure = false;
   const Point *p = nullptr;
@@ -275,6 +280,10 @@ FormulaRunner::FormulaRunner(Evaluator &ev, Region &body)
     : impl(std::make_unique<Interpreter>(ev, body)) {}
 
 FormulaRunner::~FormulaRunner() = default;
+
+int64_t FormulaRunner::lastValue(Operation *op) const {
+  return impl->lastValue(op);
+}
 
 llvm::Error FormulaRunner::run(const Point &point,
                                SmallVectorImpl<int64_t> &out) {

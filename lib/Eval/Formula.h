@@ -35,6 +35,9 @@ public:
 
   /// Runs the body at `point`; appends the yielded values to `out`.
   llvm::Error run(const Point &point, llvm::SmallVectorImpl<int64_t> &out);
+  /// The value `op` (of the body's top block) took in the last run that
+  /// reached it (a broken rule's operands).
+  int64_t lastValue(mlir::Operation *op) const;
 
   class Interpreter;
 

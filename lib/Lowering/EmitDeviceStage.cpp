@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "dialect/RuleOperands.h"
 #include "lib/Lowering/ResolvedBounds.h"
 
 using namespace mlir;
@@ -741,9 +742,26 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   cs.line("if (!check()) {{ {1}({0}, tr); return; }", key, failOf());
   std::vector<ResolvedBound> bounds = resolvedBounds(rule);
   if (bounds.empty()) {
-    cs.line("if (!holds) {{ {2}({0}, imeta_stage_record({1}, 0)); "
-            "return; }",
-            key, perSeq ? "i" : "-1", failOf());
+    SmallVector<RuleOperand, kMaxRuleOperands> operands = ruleOperands(rule);
+    if (operands.empty()) {
+      cs.line("if (!holds) {{ {2}({0}, imeta_stage_record({1}, 0)); "
+              "return; }",
+              key, perSeq ? "i" : "-1", failOf());
+      return success();
+    }
+    // The values the rule read travel in the record's row, value and
+    // length (ruleMessage words them).
+    CodeStream::Scope fail(cs, "if (!holds)");
+    SmallVector<std::string> names;
+    if (failed(emitRuleOperands(cs, st, rule, operands, scope, names)))
+      return failure();
+    cs.line("ErrorRecord r = imeta_stage_record({0}, 0);", perSeq ? "i" : "-1");
+    const char *slots[] = {"row", "value", "length"};
+    static_assert(kMaxRuleOperands == 3, "the record holds three values");
+    for (auto [k, name] : llvm::enumerate(names))
+      cs.line("r.{0} = int64_t({1});", slots[k], name);
+    cs.line("{1}({0}, r);", key, failOf());
+    cs.line("return;");
     return success();
   }
   // A resolved batch's bounds: the record names the first input below its
@@ -1045,7 +1063,11 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
     for (auto [site, b] : llvm::enumerate(resolvedBounds(rule)))
       cs.line("  if (rec.site == {0}) return {1};", site,
               boundMessage(b, "rec.row", "rec.value"));
-    cs.line("  return {0} + \"{1}\";", where, text);
+    SmallVector<RuleOperand, kMaxRuleOperands> operands = ruleOperands(rule);
+    SmallVector<std::string> values = {"rec.row", "rec.value", "rec.length"};
+    values.resize(operands.size());
+    cs.line("  return {0} + \"{1}\" + {2};", where, text,
+            ruleOperandCpp(operands, values));
   }
   for (auto [s, space] : llvm::enumerate(plan.rowSpaces)) {
     std::string name = FieldOp(space.count).getSymName().str();

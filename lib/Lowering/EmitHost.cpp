@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitHost.h"
+#include "dialect/RuleOperands.h"
 #include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/ResolvedBounds.h"
 #include "lib/Transforms/HostPasses.h"
@@ -765,8 +766,19 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
           where, escape(ruleMessages[ruleId]));
   std::vector<ResolvedBound> bounds = resolvedBounds(rule);
   if (bounds.empty()) {
-    cs.line("if (!holds) return failure({0} + \"{1}\");", where,
-            escape(ruleMessages[ruleId]));
+    // The message prints the values the rule read (RuleOperands.h).
+    SmallVector<RuleOperand, kMaxRuleOperands> operands = ruleOperands(rule);
+    if (operands.empty()) {
+      cs.line("if (!holds) return failure({0} + \"{1}\");", where,
+              escape(ruleMessages[ruleId]));
+      return success();
+    }
+    CodeStream::Scope fail(cs, "if (!holds)");
+    SmallVector<std::string> names;
+    if (failed(emitRuleOperands(cs, st, rule, operands, scope, names)))
+      return failure();
+    cs.line("return failure({0} + \"{1}\" + {2});", where,
+            escape(ruleMessages[ruleId]), ruleOperandCpp(operands, names));
     return success();
   }
   // A resolved batch's bounds: the first input below its minimum, in the

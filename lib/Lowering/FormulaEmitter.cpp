@@ -286,3 +286,14 @@ LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st, Region &body,
   Printer printer(cs, st, scope);
   return printer.runBlock(body.front(), results);
 }
+
+LogicalResult imeta::emitRuleOperands(CodeStream &cs, EmitterState &st,
+                                      RequireOp rule,
+                                      ArrayRef<RuleOperand> operands,
+                                      const FormulaScope &scope,
+                                      SmallVectorImpl<std::string> &names) {
+  SmallVector<Value> targets;
+  for (const RuleOperand &o : operands)
+    targets.push_back(o.op->getResult(0));
+  return emitSlice(cs, st, rule.getBody(), targets, scope, names);
+}

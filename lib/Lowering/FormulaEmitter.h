@@ -15,6 +15,7 @@
 #define IMETA_LOWERING_FORMULAEMITTER_H
 
 #include "dialect/IMetaOps.h"
+#include "dialect/RuleOperands.h"
 #include "lib/Analysis/ListDependence.h"
 #include "lib/Lowering/CodeStream.h"
 
@@ -155,6 +156,14 @@ mlir::LogicalResult emitSlice(CodeStream &cs, EmitterState &st,
                               llvm::ArrayRef<mlir::Value> targets,
                               const FormulaScope &scope,
                               llvm::SmallVectorImpl<std::string> &names);
+
+/// Emits the values of `operands` (a broken rule's, RuleOperands.h) at
+/// the point `scope` names; `names` receives their C++ names.
+mlir::LogicalResult
+emitRuleOperands(CodeStream &cs, EmitterState &st, RequireOp rule,
+                 llvm::ArrayRef<RuleOperand> operands,
+                 const FormulaScope &scope,
+                 llvm::SmallVectorImpl<std::string> &names);
 
 /// The context's divider for `divisor` where it is a config value, the
 /// point's ratio or a scalar field (made once per step by a GPU path's

@@ -155,10 +155,16 @@ static void rewriteReads(Operation *root,
     Location loc = op->getLoc();
     auto sym = [&](FieldOp f) { return FlatSymbolRefAttr::get(f.getSymNameAttr()); };
     Value value;
+    // The read keeps the input's name for the messages that print it
+    // (a broken rule's operands, RuleOperands.h).
     if (auto get = dyn_cast<GetInputOp>(op)) {
       value = GetOp::create(b, loc, get.getType(), sym(r.field));
+      value.getDefiningOp()->setAttr("imeta.read_as", get.getInputAttr().getAttr());
     } else if (auto len = dyn_cast<LengthOp>(op)) {
       value = GetOp::create(b, loc, len.getType(), sym(r.count));
+      value.getDefiningOp()->setAttr(
+          "imeta.read_as",
+          b.getStringAttr("len(" + len.getInput().str() + ")"));
     } else {
       auto load = cast<LoadOp>(op);
       Value count = GetOp::create(b, loc, b.getI32Type(), sym(r.count));

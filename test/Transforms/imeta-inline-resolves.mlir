@@ -29,9 +29,11 @@ imeta.spec @inlined {
     imeta.resolve @q = @q_of
     imeta.resolve @ids = @ids_of
   }
+  // A read keeps the input's name for a broken rule's message:
   // CHECK: imeta.field @qf seq {
-  // CHECK-NEXT: imeta.get @q_of : i32
+  // CHECK-NEXT: imeta.get @q_of {imeta.read_as = "q"} : i32
   // CHECK: imeta.field @pos rows(@qf) {
+  // CHECK: imeta.get @ids_count {imeta.read_as = "len(ids)"} : i32
   // CHECK: imeta.get @ids_count : i32
   // CHECK: %[[AT:.*]] = imeta.check_index %{{.*}}, %{{.*}}, "'ids'" : i32
   // CHECK: imeta.load @tok[%[[AT]]] : i32

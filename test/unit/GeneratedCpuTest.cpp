@@ -301,7 +301,9 @@ TEST_F(GeneratedCpu, ErrorsLeaveBuffersUntouched) {
     in.k[0] = int32_t(batch.config.maxModelLen + 1); // seqlen_k <= max_model_len
     in.q[1] = in.k[1] + 1;                           // seqlen_q <= seqlen_k
     gen::Status st = gen::decode_zos(in.config, in.seqs, out.set);
-    EXPECT_EQ(st.message, "sequence 1: R3: seqlen_q <= seqlen_k");
+    EXPECT_EQ(st.message, "sequence 1: R3: seqlen_q <= seqlen_k (q = " +
+                              std::to_string(in.q[1]) + ", k = " +
+                              std::to_string(in.k[1]) + ")");
     EXPECT_TRUE(untouched(out, gen::kDecodeZosOutputs));
   }
   {

@@ -213,7 +213,8 @@ TEST(ResidentTable, BadTablesAreRefusedByName) {
   // R3 on a table row: fewer ids than num_blocks.
   ASSERT_EQ(sb.table.truncate(5, 2), "");
   EXPECT_EQ(refusal(sb.table.cpuView(), sb.rows),
-            "sequence 0: R3: block_table has at least num_blocks entries");
+            "sequence 0: R3: block_table has at least num_blocks entries "
+            "(len(block_table) = 2, num_blocks = 3)");
   const int32_t nine = 9;
   ASSERT_EQ(sb.table.append(5, &nine, 1), "");
   // A device-only table on the CPU path.

@@ -397,7 +397,7 @@ TEST(Variants, RuleBreakersRefusedByName) {
   };
   std::vector<Case> cases = {
       {"prompt_cp", [&](auto &o) { (*config(o))["cp_rank"] = 2; },
-       "R7: cp_rank < cp_size"},
+       "R7: cp_rank < cp_size (cp_rank = 2, cp_size = 2)"},
       {"prompt_cp", [&](auto &o) { (*config(o))["cp_size"] = 0; },
        "config: cp_size = 0 breaks cp_size >= 1 (R7)"},
       {"prompt_cp", [&](auto &o) { config(o)->erase("cp_size"); },
@@ -405,19 +405,19 @@ TEST(Variants, RuleBreakersRefusedByName) {
       {"prompt_cp_mirror", [&](auto &o) { (*config(o))["cp_rank"] = -1; },
        "config: cp_rank = -1 breaks cp_rank >= 0 (R7)"},
       {"prompt_yoco", [&](auto &o) { (*seq(o, 1))["data_len"] = 2; },
-       "sequence 1: R8: seqlen_k <= data_len"},
+       "sequence 1: R8: seqlen_k <= data_len (k = 3, data_len = 2)"},
       {"prompt_yoco", [&](auto &o) { (*seq(o, 0))["data_len"] = 65; },
-       "sequence 0: R8: data_len <= max_model_len"},
+       "sequence 0: R8: data_len <= max_model_len (data_len = 65, max_model_len = 64)"},
       {"prompt_yoco",
        [&](auto &o) { (*config(o))["yoco_prefill_keep_tokens"] = -1; },
        "config: yoco_prefill_keep_tokens = -1 breaks "
        "yoco_prefill_keep_tokens >= 0 (R8)"},
       {"prompt_yoco_cp", [&](auto &o) { (*config(o))["cp_rank"] = 2; },
-       "R7: cp_rank < cp_size"},
+       "R7: cp_rank < cp_size (cp_rank = 2, cp_size = 2)"},
       {"prompt_yoco_cp", [&](auto &o) { config(o)->erase("cp_rank"); },
        "config: missing key 'cp_rank' (path @prompt_yoco_cp needs it) (R7)"},
       {"prompt_yoco_cp", [&](auto &o) { (*seq(o, 1))["data_len"] = 2; },
-       "sequence 1: R8: seqlen_k <= data_len"},
+       "sequence 1: R8: seqlen_k <= data_len (k = 3, data_len = 2)"},
       {"prompt_yoco_cp",
        [&](auto &o) { config(o)->erase("yoco_prefill_keep_tokens"); },
        "config: missing key 'yoco_prefill_keep_tokens' (path "
@@ -451,13 +451,17 @@ TEST(Variants, RuleBreakersRefusedByName) {
   llvm::json::Value ej = ref::toJson(e);
   (*seq(*ej.getAsObject(), 0)->getArray("token_ids"))[0] =
       int64_t(e.config.lookupTable.size());
+  const size_t tokens = seq(*ej.getAsObject(), 0)->getArray("token_ids")->size();
   EXPECT_EQ(run("prompt_engram", ej).error,
             "sequence 0: R9: every token_ids entry lies in [0, "
-            "len(engram_lookup_table))");
+            "len(engram_lookup_table)) (len(token_ids) = " +
+                std::to_string(tokens) + ", len(engram_lookup_table) = " +
+                std::to_string(e.config.lookupTable.size()) + ")");
   ej = ref::toJson(e);
   (*config(*ej.getAsObject()))["engram_lookup_table"] = llvm::json::Array{};
   EXPECT_EQ(run("prompt_engram", ej).error,
-            "R9: engram_lookup_table is not empty");
+            "R9: engram_lookup_table is not empty (len(engram_lookup_table) "
+            "= 0)");
   ej = ref::toJson(e);
   (*config(*ej.getAsObject()))["engram_lookup_table"] =
       llvm::json::Array{3, -1};
