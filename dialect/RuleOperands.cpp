@@ -41,7 +41,7 @@ SmallVector<RuleOperand, kMaxRuleOperands> ruleOperands(RequireOp rule) {
       break;
     if (op.getNumResults() != 1 || op.getNumRegions() != 0)
       continue;
-    std::string label = labelOf(&op);
+    std::string label = labelOf(&op); // "" where it names nothing
     if (label.empty() || llvm::any_of(out, [&](const RuleOperand &o) {
           return o.label == label;
         }))

@@ -303,3 +303,21 @@ FailureOr<PathPlan> imeta::planPath(PathOp path) {
       return failure();
   return plan;
 }
+
+/// Whether a path's fast fill (the proof holding) can still fail: it reads
+/// a list's elements (an index past the list; a value computed from
+/// elements that leaves i32) or a resolved list's rows (check_index).
+bool imeta::fastFillCanFail(const PathPlan &plan) {
+  for (const RowSpace &space : plan.rowSpaces)
+    for (FieldOp field : space.fields) {
+      WalkResult r = field.walk([](Operation *op) {
+        auto f = dyn_cast<FormulaOpInterface>(op);
+        return (f && f.readsListElements()) || isa<CheckIndexOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      if (r.wasInterrupted())
+        return true;
+    }
+  return false;
+}

@@ -105,6 +105,13 @@ inline constexpr llvm::StringLiteral kFillScheduleAttr = "imeta.fill";
 /// The symbols a field, prefix sum or rule reads (fields and sums only).
 llvm::SmallVector<mlir::Operation *> fieldDependencies(mlir::Operation *op);
 
+/// Whether a path's fast fill (its range proof holding) can still fail:
+/// it reads a list's elements (an index past the list, a value computed
+/// from elements that leaves i32) or a resolved list's rows
+/// (check_index). Such a path runs the fast fill's checks before it
+/// writes (a dry run without stores), so that a refusal writes nothing.
+bool fastFillCanFail(const PathPlan &plan);
+
 } // namespace imeta
 
 #endif // IMETA_ANALYSIS_PATHPLAN_H

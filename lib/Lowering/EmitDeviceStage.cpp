@@ -729,10 +729,21 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, rule.getRatiosAttr(), buckets);
   cs.line("int64_t holds = 0;");
+  std::vector<ResolvedBound> bounds = resolvedBounds(rule);
+  // The values a broken rule's message prints (RuleOperands.h): they
+  // travel in the record's row, value and length.
+  SmallVector<RuleOperand, kMaxRuleOperands> operands;
+  if (bounds.empty())
+    operands = ruleOperands(rule);
+  SmallVector<std::string> vars;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    vars.push_back(formatv("ov{0}", k).str());
+    cs.line("int64_t {0} = 0;", vars.back());
+  }
   {
     CodeStream::Scope body(cs, "auto check = [&]() -> bool", ";");
     SmallVector<std::string> results;
-    if (failed(emitFormula(cs, st, rule.getBody(), scope, results)))
+    if (failed(emitRuleFormula(cs, st, rule, scope, operands, vars, results)))
       return failure();
     cs.line("holds = {0};", results[0]);
     cs.line("return true;");
@@ -740,26 +751,13 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   std::string key = formatv("imeta_stage_key({0}, b, {1})", id,
                             perSeq ? "i" : "0");
   cs.line("if (!check()) {{ {1}({0}, tr); return; }", key, failOf());
-  std::vector<ResolvedBound> bounds = resolvedBounds(rule);
   if (bounds.empty()) {
-    SmallVector<RuleOperand, kMaxRuleOperands> operands = ruleOperands(rule);
-    if (operands.empty()) {
-      cs.line("if (!holds) {{ {2}({0}, imeta_stage_record({1}, 0)); "
-              "return; }",
-              key, perSeq ? "i" : "-1", failOf());
-      return success();
-    }
-    // The values the rule read travel in the record's row, value and
-    // length (ruleMessage words them).
     CodeStream::Scope fail(cs, "if (!holds)");
-    SmallVector<std::string> names;
-    if (failed(emitRuleOperands(cs, st, rule, operands, scope, names)))
-      return failure();
     cs.line("ErrorRecord r = imeta_stage_record({0}, 0);", perSeq ? "i" : "-1");
     const char *slots[] = {"row", "value", "length"};
     static_assert(kMaxRuleOperands == 3, "the record holds three values");
-    for (auto [k, name] : llvm::enumerate(names))
-      cs.line("r.{0} = int64_t({1});", slots[k], name);
+    for (auto [k, var] : llvm::enumerate(vars))
+      cs.line("r.{0} = {1};", slots[k], var);
     cs.line("{1}({0}, r);", key, failOf());
     cs.line("return;");
     return success();

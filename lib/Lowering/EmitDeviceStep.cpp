@@ -187,6 +187,14 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
     }
   }
   cu.line("if (ln.failed()) { mine = ln.best; return; }");
+  // The dividers of scalar host values the fills divide by: the dry runs
+  // below divide as the fills do.
+  {
+    CodeStream::Scope lead(cu, "if (threadIdx.x == 0)");
+    if (!emitScalarDividers(cu, plan, "c"))
+      cu.line("// (no scalar divisor)");
+  }
+  cu.line("__syncthreads();");
   // The proof, else the checked dry run, sequence by sequence, each by
   // the whole CTA (the fills' lanes): the first failing sequence's record,
   // its row the CPU's (the sequence run again on one lane).
@@ -200,12 +208,15 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
           "k{0}ProofLeaves; ++k) c.seen[k] = lv[k];",
           P);
   {
-    CodeStream::Scope unproven(
-        cu, formatv("if (!(k{0}ProofBoxes && c.box_n == k{0}ProofLeaves && "
-                    "r_within(lv, c.box, k{0}ProofLeaves)) && "
-                    "!{1}_proof_over(c, lv, ln))",
-                    P, p)
-                .str());
+    cu.line("const bool proven = (k{0}ProofBoxes && c.box_n == "
+            "k{0}ProofLeaves && r_within(lv, c.box, k{0}ProofLeaves)) || "
+            "{1}_proof_over(c, lv, ln);",
+            P, p);
+    // Proven, a fast fill that reads list elements still checks them
+    // (fastFillCanFail): its checks alone run first, as the checked dry
+    // run does where the proof fails, so that no CTA writes on a refusal.
+    bool fastCanFail = fastFillCanFail(plan);
+    CodeStream::Scope unproven(cu, fastCanFail ? "" : "if (!proven)");
     cu.line("if (threadIdx.x == 0) c.err = &dry;");
     cu.line("__syncthreads();");
     {
@@ -214,10 +225,15 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
       CodeStream::Scope j(cu, "for (int64_t j = blockIdx.x; j < N; j += "
                               "gridDim.x)");
       cu.line("[&] {");
-      for (const RowSpace &space : plan.rowSpaces)
-        cu.line("  if (!{0}<true, false>(c, j, threadIdx.x, blockDim.x)) "
+      for (const RowSpace &space : plan.rowSpaces) {
+        if (fastCanFail)
+          cu.line("  if (proven && !{0}<false, false>(c, j, threadIdx.x, "
+                  "blockDim.x)) return;",
+                  L.fillName(plan, space));
+        cu.line("  if ({1}!{0}<true, false>(c, j, threadIdx.x, blockDim.x)) "
                 "return;",
-                L.fillName(plan, space));
+                L.fillName(plan, space), fastCanFail ? "!proven && " : "");
+      }
       cu.line("}();");
       cu.line("__syncthreads();");
       cu.line("const bool failed = dry.kind != kNone;");
@@ -255,13 +271,6 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
     cu.line("else { *err = ln.rec; *key = best; }");
   }
   cu.line("if (best != kStageOk) return;");
-  // The dividers of scalar host values the fills divide by.
-  {
-    CodeStream::Scope lead(cu, "if (threadIdx.x == 0)");
-    if (!emitScalarDividers(cu, plan, "c"))
-      cu.line("// (no scalar divisor)");
-  }
-  cu.line("__syncthreads();");
   cu.line("const int64_t tid = int64_t(blockIdx.x) * blockDim.x + "
           "threadIdx.x;");
   cu.line("const int64_t nthreads = int64_t(gridDim.x) * blockDim.x;");

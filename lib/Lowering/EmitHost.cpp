@@ -746,9 +746,20 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
   SmallVector<std::string> results;
   cs.line("int64_t holds = 0;");
+  // The values a broken rule's message prints (RuleOperands.h), kept as
+  // the body computed them.
+  std::vector<ResolvedBound> bounds = resolvedBounds(rule);
+  SmallVector<RuleOperand, kMaxRuleOperands> operands;
+  if (!fused && bounds.empty())
+    operands = ruleOperands(rule);
+  SmallVector<std::string> vars;
+  for (size_t k = 0; k < operands.size(); ++k) {
+    vars.push_back(formatv("ov{0}", k).str());
+    cs.line("int64_t {0} = 0;", vars.back());
+  }
   {
     CodeStream::Scope body(cs, "auto check = [&]() -> bool", ";");
-    if (failed(emitFormula(cs, st, rule.getBody(), scope, results)))
+    if (failed(emitRuleFormula(cs, st, rule, scope, operands, vars, results)))
       return failure();
     cs.line("holds = {0};", results[0]);
     cs.line("return true;");
@@ -764,21 +775,10 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   cs.line("if (!check()) return failure({0} + \"{1}: cannot be checked: \" "
           "+ what(err));",
           where, escape(ruleMessages[ruleId]));
-  std::vector<ResolvedBound> bounds = resolvedBounds(rule);
   if (bounds.empty()) {
-    // The message prints the values the rule read (RuleOperands.h).
-    SmallVector<RuleOperand, kMaxRuleOperands> operands = ruleOperands(rule);
-    if (operands.empty()) {
-      cs.line("if (!holds) return failure({0} + \"{1}\");", where,
-              escape(ruleMessages[ruleId]));
-      return success();
-    }
-    CodeStream::Scope fail(cs, "if (!holds)");
-    SmallVector<std::string> names;
-    if (failed(emitRuleOperands(cs, st, rule, operands, scope, names)))
-      return failure();
-    cs.line("return failure({0} + \"{1}\" + {2});", where,
-            escape(ruleMessages[ruleId]), ruleOperandCpp(operands, names));
+    cs.line("if (!holds) return failure({0} + \"{1}\"{2});", where,
+            escape(ruleMessages[ruleId]),
+            operands.empty() ? "" : " + " + ruleOperandCpp(operands, vars));
     return success();
   }
   // A resolved batch's bounds: the first input below its minimum, in the
@@ -1366,14 +1366,39 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
                 "the checked dry run reads the rows on the host: give "
                 "'host' too\");",
                 in.name);
-    CodeStream::Scope dry(cs, "if (fill && !c.proven)");
+    {
+      CodeStream::Scope dry(cs, "if (fill && !c.proven)");
+      CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
+      for (const RowSpace &space : plan.rowSpaces)
+        cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
+                "failure(describe(err, c.set));",
+                L.fillName(plan, space));
+    }
+    if (!fastFillCanFail(plan))
+      return;
+    // Proven, the fast fills still check what the proof cannot know: a
+    // list read's index and what is computed from list elements. Their
+    // checks alone run first (the fast instantiation without stores), so
+    // that one of them failing leaves every buffer untouched too. A table
+    // whose rows are on the device alone is checked by the kernel.
+    std::string hostRows;
+    for (const InputDecl &in : L.inputs())
+      if (in.isResident())
+        hostRows += formatv(" && !(H.table_{0} && !c.in_{0})", in.name).str();
+    cs.line("// Proven: the fast fills' own checks (list reads, values of "
+            "list elements)");
+    cs.line("// first, without stores, so that their failure leaves every "
+            "buffer untouched.");
+    CodeStream::Scope pre(
+        cs, formatv("if (fill && c.proven && stage != 2{0})", hostRows).str());
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     for (const RowSpace &space : plan.rowSpaces)
-      cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
+      cs.line("if (!{0}<false, false>(c, i, 0, 1)) return "
               "failure(describe(err, c.set));",
               L.fillName(plan, space));
   }
 }
+
 
 /// The path on the CPU: prepare, then every output written.
 void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {

@@ -287,13 +287,15 @@ LogicalResult imeta::emitFormula(CodeStream &cs, EmitterState &st, Region &body,
   return printer.runBlock(body.front(), results);
 }
 
-LogicalResult imeta::emitRuleOperands(CodeStream &cs, EmitterState &st,
-                                      RequireOp rule,
-                                      ArrayRef<RuleOperand> operands,
-                                      const FormulaScope &scope,
-                                      SmallVectorImpl<std::string> &names) {
-  SmallVector<Value> targets;
-  for (const RuleOperand &o : operands)
-    targets.push_back(o.op->getResult(0));
-  return emitSlice(cs, st, rule.getBody(), targets, scope, names);
+LogicalResult imeta::emitRuleFormula(CodeStream &cs, EmitterState &st,
+                                     RequireOp rule, const FormulaScope &scope,
+                                     ArrayRef<RuleOperand> operands,
+                                     ArrayRef<std::string> vars,
+                                     SmallVectorImpl<std::string> &results) {
+  Printer printer(cs, st, scope);
+  if (failed(printer.runBlock(rule.getBody().front(), results)))
+    return failure();
+  for (auto [o, var] : llvm::zip(operands, vars))
+    cs.line("{0} = int64_t({1});", var, printer.name(o.op->getResult(0)));
+  return success();
 }

@@ -157,13 +157,15 @@ mlir::LogicalResult emitSlice(CodeStream &cs, EmitterState &st,
                               const FormulaScope &scope,
                               llvm::SmallVectorImpl<std::string> &names);
 
-/// Emits the values of `operands` (a broken rule's, RuleOperands.h) at
-/// the point `scope` names; `names` receives their C++ names.
+/// Emits a rule's body as emitFormula does, then, where it reached its
+/// yield, stores each of `operands` (its named reads, RuleOperands.h) in
+/// `int64_t` variable `vars[k]`, declared by the caller outside the body:
+/// a broken rule's message prints them.
 mlir::LogicalResult
-emitRuleOperands(CodeStream &cs, EmitterState &st, RequireOp rule,
-                 llvm::ArrayRef<RuleOperand> operands,
-                 const FormulaScope &scope,
-                 llvm::SmallVectorImpl<std::string> &names);
+emitRuleFormula(CodeStream &cs, EmitterState &st, RequireOp rule,
+                const FormulaScope &scope, llvm::ArrayRef<RuleOperand> operands,
+                llvm::ArrayRef<std::string> vars,
+                llvm::SmallVectorImpl<std::string> &results);
 
 /// The context's divider for `divisor` where it is a config value, the
 /// point's ratio or a scalar field (made once per step by a GPU path's

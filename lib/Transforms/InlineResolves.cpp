@@ -172,6 +172,13 @@ static void rewriteReads(Operation *root,
                                        count,
                                        b.getStringAttr(load.getFailureSubject()));
       value = rowValue(b, r.field, row);
+      // An element read names no value of the formula as written: the
+      // count and the resolving formula's reads print nothing.
+      for (Operation *made = count.getDefiningOp(); made != op;
+           made = made->getNextNode())
+        if (isa<FormulaOpInterface>(made) && made->getNumOperands() == 0 &&
+            !made->hasAttr("imeta.read_as"))
+          made->setAttr("imeta.read_as", b.getStringAttr(""));
     }
     op->getResult(0).replaceAllUsesWith(value);
     op->erase();

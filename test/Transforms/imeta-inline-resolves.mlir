@@ -34,7 +34,8 @@ imeta.spec @inlined {
   // CHECK-NEXT: imeta.get @q_of {imeta.read_as = "q"} : i32
   // CHECK: imeta.field @pos rows(@qf) {
   // CHECK: imeta.get @ids_count {imeta.read_as = "len(ids)"} : i32
-  // CHECK: imeta.get @ids_count : i32
+  // An element's count names nothing the formula wrote:
+  // CHECK: imeta.get @ids_count {imeta.read_as = ""} : i32
   // CHECK: %[[AT:.*]] = imeta.check_index %{{.*}}, %{{.*}}, "'ids'" : i32
   // CHECK: imeta.load @tok[%[[AT]]] : i32
   // The first element of the resolved list below its minimum (counted

@@ -213,12 +213,26 @@ def main():
             {k: v for k, v in inputs.items()
              if k != "slot_block_table_offsets"},
             "state 'slot_block_table'", "needs 'slot_block_table_offsets'")
+    # A block id whose slot (id * block_size) leaves i32 at the second
+    # sequence: no bound on the state's elements, so the range proof holds
+    # and the fast fill checks it; its checks run before any store (the
+    # first sequence's rows were written first).
+    two = [{"slot": 0, "is_placeholder": False},
+           {"slot": 1, "is_placeholder": False}]
+    huge = dict(state, block_table=[list(r) for r in state["block_table"]])
+    huge["block_table"][1] = [2 ** 28] * len(huge["block_table"][1])
+    want = E.evaluate(args.imeta_run, batch_file(huge, two), "decode_async")[1]
+    got = refused("block id past i32", meta, outs, tensors(huge, two))
+    if got != want:
+        sys.exit(f"block id past i32: the binding says\n  {got}\nthe "
+                 f"evaluator\n  {want}")
     refused("slot past the state", meta, outs,
             dict(inputs, slot=torch.full_like(inputs["slot"], slots)),
             "sequence 0", "outside [-1, 12)", "R11")
-    print(f"decode_async refusals: the evaluator's R11 message ({want}); "
-          "state arrays of different slot counts and a state list without "
-          "offsets named; out tensors untouched")
+    print("decode_async refusals: the evaluator's R11 message, and its "
+          "overflow of a block id's slot (the fast fill's checks before any "
+          "store); state arrays of different slot counts and a state list "
+          "without offsets named; out tensors untouched")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ consumer of its outputs. The compiled step (backends aot_eager, which
 functionalizes the mutation, and inductor) must trace without a graph
 break, write the out tensors it is given, and equal the eager class's
 plan() on every one of random request-state batches; a refused batch
-raises the evaluator's message through the compiled function too.
+raises the evaluator's message through the compiled function too; the
+object's own bound outputs are plan()'s again after the compiled steps.
 
   compiled_step.py --gen DIR --build-dir DIR
 
@@ -52,6 +53,10 @@ def main():
     ref.bind_outputs(ref_outs)
     input_names = list(A.tensors(widest, wide).keys())
     handle = meta.handle()
+    # The object's own binding, which the operator's calls must leave as
+    # it is (it writes the outs it is given, then restores the binding).
+    own = E.out_tensors(shapes, "cpu", fill=-7)
+    meta.bind_outputs(own)
 
     def step(inputs, outs):
         # The metadata step, then a consumer of two of its fields.
@@ -97,6 +102,15 @@ def main():
                 sys.exit(f"{backend}: the refusal says: {e}")
         else:
             sys.exit(f"{backend}: a broken batch passed the compiled step")
+        state, seqs = A.random_state(rng, slots), A.random_batch(rng, slots)
+        given = A.tensors(state, seqs)
+        for t in list(own.values()) + list(ref_outs.values()):
+            t.fill_(False if t.dtype == torch.bool else -7)
+        rows = meta.plan(given)
+        if E.fields(names, own, rows, meta.ratios()) != \
+                E.fields(names, ref_outs, ref.plan(given), ref.ratios()):
+            sys.exit(f"{backend}: after the compiled steps, plan() no longer "
+                     "writes the object's own out tensors")
         print(f"torch.compile(fullgraph=True, backend={backend}): the step "
               f"operator traced; {args.batches} batches equal to plan()'s "
               "fields, the consumer's sums equal, R11 raised in the "

@@ -152,6 +152,8 @@ const char *AsyncBatch::brokenRule() const {
   case AsyncBreak::BlocksOverMax:
   case AsyncBreak::RingTooSmall:
     return "R5";
+  case AsyncBreak::BlockIdOverflow:
+    return "R6";
   }
   return "";
 }
@@ -283,6 +285,26 @@ AsyncBatch imeta::ref::randomAsyncBatch(uint64_t seed) {
       else
         b.broken = AsyncBreak::TooLong;
     }
+    if (b.broken == AsyncBreak::BlockIdOverflow) {
+      if (c.blockSize < 2) {
+        b.broken = AsyncBreak::TooLong;
+      } else {
+        // Ratio 1 reads a block at every real position (its slot id *
+        // block_size); every row long enough for it.
+        auto hasOne = [](const std::vector<int64_t> &set) {
+          return std::find(set.begin(), set.end(), 1) != set.end();
+        };
+        if (!hasOne(c.denseRatios) && !hasOne(c.sparseRatios))
+          c.denseRatios.push_back(1);
+        for (size_t s = 0; s < st.blockTable.size(); ++s)
+          while (int64_t(st.blockTable[s].size()) < numBlocks(c, kOf(s)))
+            st.blockTable[s].push_back(d.in(0, 60));
+        AsyncSequence &q = b.sequences[readingSeq()];
+        q.isPlaceholder = false;
+        for (int64_t &id : st.blockTable[size_t(q.slot)])
+          id = int64_t(1) << 30;
+      }
+    }
     switch (b.broken) {
     case AsyncBreak::SlotOutOfRange: {
       AsyncSequence &q = b.sequences[size_t(d.in(0, n - 1))];
@@ -362,7 +384,8 @@ AsyncBatch imeta::ref::randomAsyncBatch(uint64_t seed) {
       break;
     }
     default:
-      break; // ShortBlockTable, BlocksOverMax, RingTooSmall: done above
+      break; // ShortBlockTable, BlocksOverMax, RingTooSmall,
+             // BlockIdOverflow: done above
     }
   }
   if (setMaxBlocks)

@@ -62,6 +62,8 @@ enum class AsyncBreak {
   NegativeBlockId,       ///< a block id < 0 in a read row: R3
   BlocksOverMax,         ///< num_blocks(k) > max_num_blocks: R5
   RingTooSmall,          ///< swa_block_size < window_size + q - 1: R5
+  BlockIdOverflow,       ///< a real sequence's block ids whose slots leave
+                         ///< i32 (ratio 1 added): R6, in a fill
   UnreadBadValue,        ///< bad values at slots no sequence reads: valid
 };
 
