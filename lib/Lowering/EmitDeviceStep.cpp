@@ -197,7 +197,7 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("__syncthreads();");
   // The proof, else the checked dry run, sequence by sequence, each by
   // the whole CTA (the fills' lanes): the first failing sequence's record,
-  // its row the CPU's (the sequence run again on one lane).
+  // its row the CPU's (the sequence run again on one lane, below).
   // The proof's leaves (the host widens its box from CTA 0's), then the
   // box or the proof.
   std::string P = L.pascal(p);
@@ -215,25 +215,49 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
     // Proven, a fast fill that reads list elements still checks them
     // (fastFillCanFail): its checks alone run first, as the checked dry
     // run does where the proof fails, so that no CTA writes on a refusal.
+    // Every sequence at once, a group of lanes each as the fill runs; the
+    // CTA's lowest failing sequence is its part of the verdict.
     bool fastCanFail = fastFillCanFail(plan);
-    CodeStream::Scope unproven(cu, fastCanFail ? "" : "if (!proven)");
+    CodeStream::Scope all(cu, "");
     cu.line("if (threadIdx.x == 0) c.err = &dry;");
     cu.line("__syncthreads();");
+    if (fastCanFail) {
+      CodeStream::Scope fast(cu, "if (proven)");
+      cu.line("__shared__ unsigned long long first_bad;");
+      cu.line("if (threadIdx.x == 0) first_bad = ~0ull;");
+      cu.line("__syncthreads();");
+      cu.line("unsigned per = blockDim.x;");
+      cu.line("while (per > 32 && int64_t(gridDim.x) * (blockDim.x / per) < "
+              "N) per /= 2;");
+      cu.line("const int64_t groups = int64_t(gridDim.x) * (blockDim.x / "
+              "per);");
+      {
+        CodeStream::Scope i(cu, "for (int64_t i = int64_t(blockIdx.x) * "
+                                "(blockDim.x / per) + threadIdx.x / per; i < "
+                                "N; i += groups)");
+        cu.line("[&] {");
+        for (const RowSpace &space : plan.rowSpaces)
+          cu.line("  if (!{0}<false, false>(c, i, threadIdx.x % per, per)) {{ "
+                  "atomicMin(&first_bad, (unsigned long long)i); return; }",
+                  L.fillName(plan, space));
+        cu.line("}();");
+      }
+      cu.line("__syncthreads();");
+      cu.line("if (first_bad != ~0ull) {{ mine = imeta_stage_key({0}, "
+              "int64_t(first_bad), 0); dry_at = int64_t(first_bad); }",
+              DeviceStageEmitter::capacityId(plan, plan.outputs.size()));
+    }
+    CodeStream::Scope unproven(cu, fastCanFail ? "else" : "if (!proven)");
     {
       // Its own sequences, in order: the first that fails is its part of
       // the grid's verdict (keyed after every stage key).
       CodeStream::Scope j(cu, "for (int64_t j = blockIdx.x; j < N; j += "
                               "gridDim.x)");
       cu.line("[&] {");
-      for (const RowSpace &space : plan.rowSpaces) {
-        if (fastCanFail)
-          cu.line("  if (proven && !{0}<false, false>(c, j, threadIdx.x, "
-                  "blockDim.x)) return;",
-                  L.fillName(plan, space));
-        cu.line("  if ({1}!{0}<true, false>(c, j, threadIdx.x, blockDim.x)) "
+      for (const RowSpace &space : plan.rowSpaces)
+        cu.line("  if (!{0}<true, false>(c, j, threadIdx.x, blockDim.x)) "
                 "return;",
-                L.fillName(plan, space), fastCanFail ? "!proven && " : "");
-      }
+                L.fillName(plan, space));
       cu.line("}();");
       cu.line("__syncthreads();");
       cu.line("const bool failed = dry.kind != kNone;");
@@ -242,9 +266,9 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
               "break; }",
               DeviceStageEmitter::capacityId(plan, plan.outputs.size()));
     }
-    cu.line("if (threadIdx.x == 0) c.err = err;");
-    cu.line("__syncthreads();");
   }
+  cu.line("if (threadIdx.x == 0) c.err = err;");
+  cu.line("__syncthreads();");
   cu.line("}();");
   // The grid's first failure: the CTA that found it records it (a fill's:
   // its sequence again on one lane, its rows in order as the CPU fills
