@@ -19,6 +19,17 @@ using llvm::formatv;
 
 namespace imeta::emit {
 
+/// Threads a sequence: the CTA's, halved (down to a warp) while the grid's
+/// groups are fewer than the sequences, so that every sequence is filled
+/// (or checked) at once rather than one CTA taking several in turn;
+/// declares `per` and `groups`.
+static void emitFillGroups(CodeStream &cu) {
+  cu.line("unsigned per = blockDim.x;");
+  cu.line("while (per > 32 && int64_t(gridDim.x) * (blockDim.x / per) < N) "
+          "per /= 2;");
+  cu.line("const int64_t groups = int64_t(gridDim.x) * (blockDim.x / per);");
+}
+
 void CudaEmitter::emitDeviceStepApi(CodeStream &h, const PathPlan &plan) {
   if (!DeviceStageEmitter::hasStep(L, plan))
     return;
@@ -218,7 +229,6 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
     // Every sequence at once, a group of lanes each as the fill runs; the
     // CTA's lowest failing sequence is its part of the verdict.
     bool fastCanFail = fastFillCanFail(plan);
-    CodeStream::Scope all(cu, "");
     cu.line("if (threadIdx.x == 0) c.err = &dry;");
     cu.line("__syncthreads();");
     if (fastCanFail) {
@@ -226,11 +236,7 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
       cu.line("__shared__ unsigned long long first_bad;");
       cu.line("if (threadIdx.x == 0) first_bad = ~0ull;");
       cu.line("__syncthreads();");
-      cu.line("unsigned per = blockDim.x;");
-      cu.line("while (per > 32 && int64_t(gridDim.x) * (blockDim.x / per) < "
-              "N) per /= 2;");
-      cu.line("const int64_t groups = int64_t(gridDim.x) * (blockDim.x / "
-              "per);");
+      emitFillGroups(cu);
       {
         CodeStream::Scope i(cu, "for (int64_t i = int64_t(blockIdx.x) * "
                                 "(blockDim.x / per) + threadIdx.x / per; i < "
@@ -301,13 +307,7 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("(void)tid, (void)nthreads;");
   emitHostOutputCopies(cu, plan);
   emitPaddingFills(cu, plan);
-  // Threads a sequence: the CTA's, halved (down to a warp) while the
-  // grid's groups are fewer than the sequences, so that every sequence is
-  // filled at once rather than one CTA filling several in turn.
-  cu.line("unsigned per = blockDim.x;");
-  cu.line("while (per > 32 && int64_t(gridDim.x) * (blockDim.x / per) < N) "
-          "per /= 2;");
-  cu.line("const int64_t groups = int64_t(gridDim.x) * (blockDim.x / per);");
+  emitFillGroups(cu);
   CodeStream::Scope seqs(cu, "for (int64_t i = int64_t(blockIdx.x) * "
                             "(blockDim.x / per) + threadIdx.x / per; i < N; "
                             "i += groups)");

@@ -1366,14 +1366,17 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
                 "the checked dry run reads the rows on the host: give "
                 "'host' too\");",
                 in.name);
-    {
-      CodeStream::Scope dry(cs, "if (fill && !c.proven)");
+    // Each dry run: the fills of every sequence in `instance` without
+    // stores, under `when`.
+    auto dryRun = [&](const std::string &when, StringRef instance) {
+      CodeStream::Scope dry(cs, "if (" + when + ")");
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
       for (const RowSpace &space : plan.rowSpaces)
-        cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
+        cs.line("if (!{0}<{1}, false>(c, i, 0, 1)) return "
                 "failure(describe(err, c.set));",
-                L.fillName(plan, space));
-    }
+                L.fillName(plan, space), instance);
+    };
+    dryRun("fill && !c.proven", "true");
     if (!fastFillCanFail(plan))
       return;
     // Proven, the fast fills still check what the proof cannot know: a
@@ -1389,13 +1392,7 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
             "list elements)");
     cs.line("// first, without stores, so that their failure leaves every "
             "buffer untouched.");
-    CodeStream::Scope pre(
-        cs, formatv("if (fill && c.proven && stage != 2{0})", hostRows).str());
-    CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-    for (const RowSpace &space : plan.rowSpaces)
-      cs.line("if (!{0}<false, false>(c, i, 0, 1)) return "
-              "failure(describe(err, c.set));",
-              L.fillName(plan, space));
+    dryRun("fill && c.proven && stage != 2" + hostRows, "false");
   }
 }
 
