@@ -156,9 +156,10 @@ private:
   /// Fails, in the formula's words, where point name `id` has no meaning
   /// in the owner (`j` in a seq field) or a spec symbol has its name.
   LogicalResult checkPoint(StringRef id, const syntax::BuiltinName &b);
-  /// Fails where `fn`, a built-in reading a symbol, cannot read `def`.
+  /// Fails where `fn`, a built-in reading a symbol, cannot read `def`
+  /// (at `column`, where one is given).
   LogicalResult checkSymbolFunction(StringRef fn, StringRef id,
-                                    Operation *def);
+                                    Operation *def, Value column);
   /// The owner as a formula's errors name it ("field @a, a seq field").
   std::string ownerText() const;
 
@@ -568,10 +569,23 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
 }
 
 LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
-                                                 Operation *def) {
+                                                 Operation *def,
+                                                 Value column) {
   if (fn == "sum_of" || fn == "max_of" || fn == "min_of") {
-    if (isa<FieldOp>(def))
-      return success();
+    if (auto field = dyn_cast<FieldOp>(def)) {
+      bool several = field.getWidth() != 1 || field.getCols();
+      if (!column || (field.getDomain() == Domain::seq && several))
+        return success();
+      if (field.getDomain() != Domain::seq)
+        return fail(formatv("{0}({1}, column) reduces one column over the "
+                            "sequences; '{1}' is not a 'seq' field: "
+                            "{0}({1})",
+                            fn, id));
+      return fail(formatv("{0}({1}, column) reduces one column over the "
+                          "sequences; '{1}' has one value a sequence: "
+                          "{0}({1})",
+                          fn, id));
+    }
     if (auto in = dyn_cast<InputOp>(def); in && !isa<ListType>(in.getType()))
       return fail(formatv("{0}() reduces a field; '{1}' is an input: define "
                           "`imeta.field @x seq = \"{1}\"` and reduce that, "
@@ -807,23 +821,32 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     const size_t argStart = tokenStart();
     accept("@");
     StringRef id = identifier();
-    // total(cu, column): a sum per column's.
+    // total(cu, column): a sum per column's; max_of(f, column): one
+    // column of a field with several values a sequence.
     Value column;
-    if (fn == "total" && !id.empty() && accept(",")) {
+    bool perColumn = fn == "total" || fn == "sum_of" || fn == "max_of" ||
+                     fn == "min_of";
+    if (perColumn && !id.empty() && accept(",")) {
       FailureOr<Value> c = typed(ternary(), i32, "a column");
       if (failed(c))
         return failure();
       column = *c;
     }
     if (id.empty() || !accept(")"))
-      return failAt(callAt, formatv("{0}() takes one name", fn));
+      return failAt(callAt,
+                    perColumn
+                        ? formatv("{0}() takes one name, or a name and a "
+                                  "column",
+                                  fn)
+                              .str()
+                        : formatv("{0}() takes one name", fn).str());
     nameStart = argStart; // the column of an error about the name
     FailureOr<Operation *> def = symbol(id);
     if (failed(def))
       return failure();
     const size_t after = pos;
     pos = argStart; // an error's column is the argument's
-    if (failed(checkSymbolFunction(fn, id, *def)))
+    if (failed(checkSymbolFunction(fn, id, *def, column)))
       return failure();
     pos = after;
     auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
@@ -844,7 +867,8 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     // "all".
     auto field = dyn_cast<FieldOp>(*def);
     return ReduceOp::create(b, at, field ? field.getElementType() : i32,
-                            ReductionAttr::get(b.getContext(), kind), sym)
+                            ReductionAttr::get(b.getContext(), kind), sym,
+                            column)
         .getResult();
   }
   SmallVector<Value, 3> args;

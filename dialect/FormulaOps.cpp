@@ -204,6 +204,18 @@ LogicalResult ReduceOp::evaluate(FormulaInterpreter &in) {
   if (failed(in.entries(getFieldAttr(), values)))
     return failure();
   int64_t acc = 0;
+  if (getColumn()) {
+    // One column of every sequence's values (a sequence's K values or
+    // columns in a row).
+    const int64_t n = in.numSeqs(), col = in.value(getColumn());
+    const int64_t width = n ? int64_t(values.size()) / n : 0;
+    if (n && (col < 0 || col >= width))
+      return in.failWith(text::kColumnOutOfRange, *this, col, width);
+    for (int64_t i = 0; i < n; ++i)
+      if (!accumulate(getKind(), acc, i, values[size_t(i * width + col)]))
+        return in.failWith(text::kOverflow64, *this);
+    return in.set(*this, acc);
+  }
   for (auto [k, v] : llvm::enumerate(values))
     if (!accumulate(getKind(), acc, k, v))
       return in.failWith(text::kOverflow64, *this);
@@ -262,6 +274,9 @@ std::string PrefixAtOp::getFailureSubject() {
 }
 std::string PrefixTotalOp::getFailureSubject() {
   return ("prefix sum '" + getPrefix() + "'").str();
+}
+std::string ReduceOp::getFailureSubject() {
+  return ("field '" + getField() + "'").str();
 }
 std::string RatioMinOp::getFailureSubject() {
   return ("'" + getSet() + "'").str();
@@ -367,7 +382,8 @@ LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
   // A maximum or minimum is one of the values (or 0); a sum of N values
   // lies within N times their hull.
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
-  std::string count = valuesPerBucket(field, "N");
+  // (A column's sum: N of the values.)
+  std::string count = getColumn() ? "N" : valuesPerBucket(field, "N");
   if (getKind() == Reduction::sum)
     return r.leaf(*this,
                   formatv("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
@@ -593,12 +609,21 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   // Every value of the field in this bucket: a sequence's, or each of a
   // point's columns.
   std::string count = valuesPerBucket(field, p.numSeqs());
+  std::string b = p.bucketIndex(field.getRatiosAttr());
+  std::string at = b + " * " + count + " + " + k;
+  std::string n = count;
+  if (getColumn()) {
+    // Column `col` of each sequence's values (valuesPerPoint a row).
+    std::string w = valuesPerPoint(field), col = p.operand(*this, 0);
+    p.line(formatv("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}",
+                   p.numSeqs(), col, w,
+                   p.fail("kColumnOutOfRange", *this, col, w)));
+    at = formatv("{0} * {1} + {2} * {3} + {4}", b, count, k, w, col).str();
+    n = p.numSeqs();
+  }
   p.line(formatv("int64_t {0} = 0;", acc));
-  p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
-  p.line(formatv("const int64_t {0} = {1};", v,
-                 p.hostValue(
-                     field, p.bucketIndex(field.getRatiosAttr()) + " * " +
-                                count + " + " + k)));
+  p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, n));
+  p.line(formatv("const int64_t {0} = {1};", v, p.hostValue(field, at)));
   p.line(accumulateLine(p, *this, getKind(), acc, k, v));
   p.close();
   p.bind(getResult(), acc);

@@ -1129,6 +1129,13 @@ LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
   if (failed(field))
     return failure();
+  if (getColumn() && (field->getDomain() != Domain::seq ||
+                      !hasColumns(*field)))
+    return emitOpError("reduces ")
+           << getFieldAttr() << " per column, but it is "
+           << (field->getDomain() != Domain::seq
+                   ? "not a 'seq' field (a column reduces over sequences)"
+                   : "a field of one value a sequence (drop the column)");
   if (field->getDomain() == Domain::rows)
     return verifyRowsReduction(*this, *field);
   if (field->getDomain() == Domain::scalar && !hasColumns(*field))

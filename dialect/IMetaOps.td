@@ -680,7 +680,7 @@ def IMeta_RatioCountOp : IMeta_FormulaOp<"ratio_count", [
 
 def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>],
-    ["getFieldDependencies"]> {
+    ["getFieldDependencies", "getFailureSubject"]> {
   let summary = "the sum, maximum or minimum of a field's values";
   let description = [{
     Reduces a `seq` field's values over every sequence of the batch (in the
@@ -692,6 +692,12 @@ def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
     fields and rules: a value computed once per batch, read elsewhere with
     `imeta.get` (vLLM's `max_query_len`, `max_seq_len`). A sum is checked
     to fit its type as every result is.
+
+    With a column (`imeta.reduce max @f[%c]`, compact `max_of(f, c)`), a
+    `seq` field of several values a point reduces that column alone over
+    the sequences: one maximum (minimum, sum) per column, as a prefix sum
+    of such a field is one sum per column (`total(cu, c)`). A column
+    outside the field's is an error naming it.
 
     A `rows` field of one value a row and no columns reduces over its rows:
     in a `seq` field over the current sequence's (0 where it has none), in
@@ -707,11 +713,18 @@ def IMeta_ReduceOp : IMeta_FormulaOp<"reduce", [
       %m = imeta.reduce max @q : i32
       imeta.yield %m : i32
     }
+    imeta.field @longest_per_rank scalar cols(@cp_size) {
+      %c = imeta.col_index : i32
+      %m = imeta.reduce max @kept_by_rank[%c] : i32
+      imeta.yield %m : i32
+    }
     ```
   }];
-  let arguments = (ins IMeta_Reduction:$kind, FlatSymbolRefAttr:$field);
+  let arguments = (ins IMeta_Reduction:$kind, FlatSymbolRefAttr:$field,
+                       Optional<I32>:$column);
   let results = (outs IMeta_Int:$result);
-  let assemblyFormat = "$kind $field attr-dict `:` type($result)";
+  let assemblyFormat =
+      "$kind $field (`[` $column^ `]`)? attr-dict `:` type($result)";
 }
 
 def IMeta_ReduceRowsOp : IMeta_FormulaOp<"reduce_rows", [SingleBlock]> {

@@ -78,13 +78,14 @@ LogicalResult RowsReductionExpander::expand(ReduceOp reduce, FieldOp source) {
   FieldOp perSeq = perSequenceField(reduce, source);
   Value value =
       ReduceOp::create(b, loc, type, reduce.getKindAttr(),
-                       FlatSymbolRefAttr::get(perSeq.getSymNameAttr()));
+                       FlatSymbolRefAttr::get(perSeq.getSymNameAttr()),
+                       Value());
   if (kind != Reduction::sum) {
     // max and min are 0 where no sequence has a row (as over no values).
     Type i32 = b.getI32Type();
     Value rows = ReduceOp::create(
         b, loc, i32, ReductionAttr::get(b.getContext(), Reduction::max),
-        source.getCountAttr());
+        source.getCountAttr(), Value());
     Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
     Value any =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, rows, zero);
