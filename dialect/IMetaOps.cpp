@@ -777,6 +777,15 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
              << "too, and no part digits alone (ratio buckets are named "
              << "NAME.n automatically)";
   auto field = dyn_cast<FieldOp>(def);
+  if (getOptional() && field && field.getDomain() == Domain::scalar)
+    return emitOpError("output '")
+           << getName() << "' is a scalar: it has one value whatever the "
+           << "batch, so it is never absent; drop 'optional'";
+  if (getOptional() && getRowsAttr())
+    return emitOpError("output '")
+           << getName() << "': rows(" << getRowsAttr() << ") gives it rows "
+           << "in every step, so it is never absent; drop 'optional' or "
+           << "rows";
   if (std::optional<int64_t> fill = getFill()) {
     if (field && field.getDomain() == Domain::scalar)
       return emitOpError("output '")

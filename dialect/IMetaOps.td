@@ -414,18 +414,28 @@ def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,
     (a list every rank pads to the same length, SPEC-variants.md §5). Not
     for a bucketed field.
 
+    `optional`: the output is absent from a step whose field has no point
+    (a `seq` field or prefix sum over a batch without sequences, a `rows`
+    field, or one bucket of it, without rows), as vLLM sets its
+    prefill-only tensors to None when no sequence prefills: the field
+    file leaves its key out, the torch binding returns None, and the C++
+    API says so (`present(info, buffer, bucket)`). Not for a scalar (one
+    value whatever the batch) or with `rows(@len)` (it has len rows).
+
     ```mlir
     imeta.output "klen" = @klen   // klen.4, klen.128, ...
     imeta.output "slot_mapping" = @slot_mapping fill(-1)
     imeta.output "contrib_index" = @contrib_rows fill(-1) rows(@pad_len)
+    imeta.output "prefill.slot_mapping" = @prefill_slots optional
     ```
   }];
   let arguments = (ins StrAttr:$name, FlatSymbolRefAttr:$source,
                        OptionalAttr<I64Attr>:$fill,
-                       OptionalAttr<FlatSymbolRefAttr>:$rows);
+                       OptionalAttr<FlatSymbolRefAttr>:$rows,
+                       UnitAttr:$optional);
   let assemblyFormat = [{
     $name `=` $source (`fill` `(` $fill^ `)`)? (`rows` `(` $rows^ `)`)?
-    attr-dict
+    (`optional` $optional^)? attr-dict
   }];
 }
 

@@ -92,3 +92,11 @@ cmake --build "$work/cmake-torch" >> "$work/cmake-torch.log"
 "$py" "$src/test/torch/every_spec.py" \
   --imeta-gen "$build/tools/imeta-gen/imeta-gen" \
   --imeta-run "$build/tools/imeta-run/imeta-run" --build-dir "$work/every-spec"
+# Optional outputs: absent (present() false) where the evaluator leaves
+# their keys out.
+opt="$src/test/Eval/Inputs/optional_outputs.mlir"
+"$py" "$src/test/torch/every_spec.py" \
+  --imeta-gen "$build/tools/imeta-gen/imeta-gen" \
+  --imeta-run "$build/tools/imeta-run/imeta-run" --build-dir "$work/optional" \
+  "$opt:$src/test/Eval/Inputs/optional_some.json" \
+  "$opt:$src/test/Eval/Inputs/optional_none.json"

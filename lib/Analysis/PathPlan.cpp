@@ -135,6 +135,9 @@ PathPlan imeta::defaultPlan(PathOp path) {
     po.def = def;
     po.ratios = getRatios(def);
     po.fill = out.getFill();
+    po.optional = out.getOptional();
+    if (auto sum = dyn_cast<PrefixSumOp>(def))
+      po.emptyRows = sum.getConvention() == Convention::exclusive ? 1 : 0;
     if (FlatSymbolRefAttr len = out.getRowsAttr())
       po.rowsLen = lookupSymbol(out, len);
     if (auto field = dyn_cast<FieldOp>(def)) {

@@ -44,6 +44,9 @@ struct PlannedOutput {
   bool isBool = false;
   /// The value of the buffer's rows past the live ones (`fill(v)`).
   std::optional<int64_t> fill;
+  /// Absent where its domain is empty (`optional`): rows == emptyRows.
+  bool optional = false;
+  int64_t emptyRows = 0; ///< 1 for an exclusive prefix sum (its [0])
   /// The scalar field giving the output's row count (`rows(@len)`): rows
   /// past the field's up to it are `fill`; null where the field's own.
   mlir::Operation *rowsLen = nullptr;

@@ -608,6 +608,11 @@ Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
       if (!value)
         return during(value.takeError(), "output '" + name + "'");
       const FieldValue *result = *value;
+      // An optional output over an empty domain is absent (its key left
+      // out), as the generated driver leaves it out.
+      if (out.getOptional() &&
+          (result->isPrefix ? numSeqs() == 0 : result->points == 0))
+        continue;
       if (out.getRowsAttr()) {
         auto padded = padToRows(out, *result);
         if (!padded)

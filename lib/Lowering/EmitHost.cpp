@@ -984,7 +984,8 @@ LogicalResult HostEmitter::emitEntry(CodeStream &cs, const PathPlan &plan) {
   return success();
 }
 
-/// The path's output table (name, width, type, ratio set, scalar).
+/// The path's output table (name, width, type, ratio set, scalar, fill,
+/// optional).
 void HostEmitter::emitOutputTable(CodeStream &cs, const PathPlan &plan) {
   std::string path = PathOp(plan.path).getSymName().str();
   std::string bufs = L.buffersName(plan);
@@ -994,10 +995,11 @@ void HostEmitter::emitOutputTable(CodeStream &cs, const PathPlan &plan) {
   for (const PlannedOutput &out : plan.outputs) {
     bool scalar = isa<FieldOp>(out.def) &&
                   cast<FieldOp>(out.def).getDomain() == Domain::scalar;
-    cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}, {5}, {6}},", out.label,
-            out.width, out.isBool ? "true" : "false",
+    cs.line("  {{\"{0}\", {1}, {2}, \"{3}\", {4}, {5}, {6}, {7}, {8}},",
+            out.label, out.width, out.isBool ? "true" : "false",
             out.ratios ? out.ratios.getValue() : "", scalar ? "true" : "false",
-            out.fill ? "true" : "false", out.fill.value_or(0));
+            out.fill ? "true" : "false", out.fill.value_or(0),
+            out.optional ? "true" : "false", out.emptyRows);
   }
   cs.line("};");
   cs.blank();

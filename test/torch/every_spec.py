@@ -72,12 +72,15 @@ def inputs_of(batch):
 
 
 def fields(meta, outs, rows):
-    """The live rows of every out tensor, as the evaluator names them."""
-    ratios = meta.ratios()
+    """The live rows of every out tensor, as the evaluator names them (an
+    optional output absent from the step, present() false, has no key)."""
+    ratios, present = meta.ratios(), meta.present()
     got = {}
     for k, name in enumerate(meta.outputs()):
         t = outs[name]
         for b in range(t.shape[0]):
+            if not present[k][b]:
+                continue
             key = name if ratios[k][0] == 0 else f"{name}.{ratios[k][b]}"
             live = t[b, :rows[k, b]]
             got[key] = live.reshape(-1).tolist() if live.shape[-1] == 1 \
