@@ -43,7 +43,8 @@ def spec_paths(spec_file):
 
 def inputs_of(batch):
     """The binding's config, config lists and input tensors of a batch file
-    (SPEC.md §6): a list as its values and NAME_offsets (int64)."""
+    (SPEC.md §6): a list as its values and NAME_offsets (int64); its
+    request state too."""
     config, lists = {}, {}
     for k, v in batch["config"].items():
         if isinstance(v, list):
@@ -67,6 +68,18 @@ def inputs_of(batch):
                                      dtype=torch.bool)
         else:
             inputs[k] = torch.tensor([int(v or 0) for v in values],
+                                     dtype=torch.int32)
+    # Request state (SPEC-async.md), a tensor a state input named as its
+    # key: a list's rows as values and NAME_offsets.
+    for k, rows in batch.get("state", {}).items():
+        if rows and isinstance(rows[0], list):
+            inputs[k] = torch.tensor([v for r in rows for v in r],
+                                     dtype=torch.int32)
+            inputs[k + "_offsets"] = torch.tensor(
+                [sum(len(r) for r in rows[:n]) for n in range(len(rows) + 1)],
+                dtype=torch.int64)
+        else:
+            inputs[k] = torch.tensor([int(v) for v in rows],
                                      dtype=torch.int32)
     return config, lists, inputs
 
