@@ -573,7 +573,10 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
                                                  Value column) {
   if (fn == "sum_of" || fn == "max_of" || fn == "min_of") {
     if (auto field = dyn_cast<FieldOp>(def)) {
-      bool several = field.getWidth() != 1 || field.getCols();
+      // (A compact field not expanded yet has no width to ask: the
+      // reduction's verifier checks it once it is.)
+      bool several = field.getFormula() || field.getWidth() != 1 ||
+                     field.getCols();
       if (!column || (field.getDomain() == Domain::seq && several))
         return success();
       if (field.getDomain() != Domain::seq)

@@ -298,6 +298,19 @@ static std::string valuesPerPoint(FieldOp field) {
   return std::to_string(field.getWidth());
 }
 
+/// The current bucket's values a point of host-stage field `field`: its K
+/// yielded values, or its `cols` width in this bucket (a config, or a
+/// scalar field's value there), at most valuesPerPoint.
+static std::string bucketColumns(CppFormulaPrinter &p, FieldOp field) {
+  if (!field.getCols())
+    return std::to_string(field.getWidth());
+  auto width = lookupSpecSymbol<FieldOp>(field, field.getColsAttr());
+  if (!width)
+    return "c.cfg_" + field.getCols()->str();
+  return "int64_t(" +
+         p.hostValue(width, p.bucketIndex(width.getRatiosAttr())) + ")";
+}
+
 /// Values of a host-stage scalar or seq field per bucket, `numSeqs` the
 /// batch's sequences.
 static std::string valuesPerBucket(FieldOp field, StringRef numSeqs) {
@@ -557,11 +570,13 @@ static std::string sumEntry(CppFormulaPrinter &p, Operation *op,
   std::string len = sumLength(p, sum);
   if (!column)
     return p.hostValue(sum, b + " * " + len + " + " + idx);
-  std::string w =
-      valuesPerPoint(lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr()));
+  // The sums are as wide as the source's widest bucket; this bucket has
+  // its own columns.
+  auto source = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+  std::string w = valuesPerPoint(source), cols = bucketColumns(p, source);
   std::string col = p.operand(op, op->getNumOperands() - 1);
-  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", col, w,
-                 p.fail("kColumnOutOfRange", op, col, w)));
+  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", col, cols,
+                 p.fail("kColumnOutOfRange", op, col, cols)));
   return p.hostValue(
       sum, formatv("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
 }
@@ -606,26 +621,47 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
     return unexpanded(*this);
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
   std::string acc = p.fresh(), k = p.fresh(), v = p.fresh();
-  // Every value of the field in this bucket: a sequence's, or each of a
-  // point's columns.
+  // The field's values in this bucket: points (a sequence, or the
+  // scalar's one) of `w` entries, this bucket's first `cols` of them its
+  // values (a `cols` field's array is as wide as its widest bucket).
   std::string count = valuesPerBucket(field, p.numSeqs());
   std::string b = p.bucketIndex(field.getRatiosAttr());
-  std::string at = b + " * " + count + " + " + k;
-  std::string n = count;
-  if (getColumn()) {
-    // Column `col` of each sequence's values (valuesPerPoint a row).
-    std::string w = valuesPerPoint(field), col = p.operand(*this, 0);
-    p.line(formatv("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}",
-                   p.numSeqs(), col, w,
-                   p.fail("kColumnOutOfRange", *this, col, w)));
-    at = formatv("{0} * {1} + {2} * {3} + {4}", b, count, k, w, col).str();
-    n = p.numSeqs();
-  }
+  std::string w = valuesPerPoint(field), cols = bucketColumns(p, field);
+  std::string points =
+      field.getDomain() == Domain::seq ? p.numSeqs() : std::string("1");
   p.line(formatv("int64_t {0} = 0;", acc));
-  p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, n));
-  p.line(formatv("const int64_t {0} = {1};", v, p.hostValue(field, at)));
-  p.line(accumulateLine(p, *this, getKind(), acc, k, v));
-  p.close();
+  if (getColumn()) {
+    // Column `col` of each sequence's values.
+    std::string col = p.operand(*this, 0);
+    p.line(formatv("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}", points,
+                   col, cols, p.fail("kColumnOutOfRange", *this, col, cols)));
+    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, points));
+    p.line(formatv("const int64_t {0} = {1};", v,
+                   p.hostValue(field, formatv("{0} * {1} + {2} * {3} + {4}",
+                                              b, count, k, w, col))));
+    p.line(accumulateLine(p, *this, getKind(), acc, k, v));
+    p.close();
+  } else if (field.getCols()) {
+    // Every value: each point's first `cols` entries, in order (k counts
+    // the values folded).
+    std::string i = p.fresh(), c = p.fresh();
+    p.line(formatv("int64_t {0} = 0;", k));
+    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, points));
+    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0}, ++{2})", c, cols,
+                   k));
+    p.line(formatv("const int64_t {0} = {1};", v,
+                   p.hostValue(field, formatv("{0} * {1} + {2} * {3} + {4}",
+                                              b, count, i, w, c))));
+    p.line(accumulateLine(p, *this, getKind(), acc, k, v));
+    p.close();
+    p.close();
+  } else {
+    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
+    p.line(formatv("const int64_t {0} = {1};", v,
+                   p.hostValue(field, b + " * " + count + " + " + k)));
+    p.line(accumulateLine(p, *this, getKind(), acc, k, v));
+    p.close();
+  }
   p.bind(getResult(), acc);
   p.checkFits(*this, acc);
   return success();

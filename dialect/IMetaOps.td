@@ -418,8 +418,9 @@ def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,
     (a `seq` field or prefix sum over a batch without sequences, a `rows`
     field, or one bucket of it, without rows), as vLLM sets its
     prefill-only tensors to None when no sequence prefills: the field
-    file leaves its key out, the torch binding returns None, and the C++
-    API says so (`present(info, buffer, bucket)`). Not for a scalar (one
+    file leaves its key out, and the torch binding's `present()` and the
+    C++ API's `present(info, buffer, bucket)` say so (after a host-stage
+    step; a device step's row counts stay on the device). Not for a scalar (one
     value whatever the batch) or with `rows(@len)` (it has len rows).
 
     ```mlir

@@ -1,9 +1,14 @@
 // SGLang's extend metadata (a prefill over a cached prefix), from the
 // scheduler's per-request lengths and its request-to-token table: the
-// FlashInfer paged and ragged wrappers (qo_indptr, kv_indptr, kv_indices,
-// kv_last_page_len), the sliding-window wrapper (the window plus the new
-// tokens, the last of each request's) and FlashAttention-3's page table
-// (page size > 1). `req_to_token` is the engine's 2-D table
+// FlashInfer wrappers (qo_indptr, kv_indptr, kv_indices, kv_last_page_len;
+// with `use_ragged` the paged wrapper holds the prefix alone, the new
+// tokens go through the ragged one over qo_indptr), the sliding-window
+// wrapper (the window plus the new tokens, the last of each request's, as
+// SGLang plans it without ragged; its SWA pool's own slot numbering,
+// translate_loc_from_full_to_swa, is not modelled) and
+// FlashAttention-3's page table (page size > 1; 0 past a request's own
+// tokens, where SGLang leaves the table's stale slots, which the kernel
+// never reads). `req_to_token` is the engine's 2-D table
 // [max_requests, max_context_len], a row per request slot: read where it
 // lives, at each sequence's `req_pool_idx` (SPEC-async.md's state, the
 // batch file's "state"), not copied into the batch; state is `optional`
@@ -11,22 +16,25 @@
 imeta.spec @sglang_extend {
   imeta.config @sliding_window : i32 {min = 1 : i64}
   imeta.config @page_size : i32 {min = 1 : i64}
+  imeta.config @use_ragged : i1
   imeta.input @req_pool_idx : i32 {optional}
   imeta.input @prefix_len : i32 {min = 0 : i64}
   imeta.input @seq_len : i32 {min = 1 : i64}
-  imeta.input @req_to_token : !imeta.list {slot = @req_pool_idx, min = 0 : i64, optional}
+  imeta.input @req_to_token : !imeta.list {slot = @req_pool_idx, optional}
   imeta.require "S1" "prefix_len < seq_len" seq = "prefix_len < seq_len"
   imeta.require "S2" "req_to_token holds the request's tokens" seq = "len(req_to_token) >= seq_len"
 
   imeta.field @extend_len seq = "seq_len - prefix_len"
   imeta.field @k seq = "seq_len"
+  imeta.field @paged_len seq = "use_ragged ? prefix_len : seq_len"
   imeta.prefix_sum @qo_indptr = @extend_len : !imeta.prefix<exclusive>
-  imeta.prefix_sum @kv_indptr = @k : !imeta.prefix<exclusive>
+  imeta.prefix_sum @kv_indptr = @paged_len : !imeta.prefix<exclusive>
+  imeta.prefix_sum @cu_seqlens_k = @k : !imeta.prefix<exclusive>
   imeta.field @extend_start_loc seq = "qo_indptr[i]"
   imeta.field @positions rows(@extend_len) = "prefix_len + j"
   // The new tokens' KV slots, and every cached token's in request order.
   imeta.field @out_cache_loc rows(@extend_len) = "req_to_token[prefix_len + j]"
-  imeta.field @kv_indices rows(@k) = "req_to_token[j]"
+  imeta.field @kv_indices rows(@paged_len) = "req_to_token[j]"
   imeta.field @kv_last_page_len seq = "1"
 
   // Sliding-window layers: the last min(seq_len, window + extend) tokens.
@@ -54,7 +62,7 @@ imeta.spec @sglang_extend {
   }
   imeta.path @fa3 target(gpu) needs [@req_pool_idx, @req_to_token] {
     imeta.output "cu_seqlens_q" = @qo_indptr
-    imeta.output "cu_seqlens_k" = @kv_indptr
+    imeta.output "cu_seqlens_k" = @cu_seqlens_k
     imeta.output "cache_seqlens" = @k
     imeta.output "max_seq_len_q" = @max_seq_len_q
     imeta.output "max_seq_len_k" = @max_seq_len_k

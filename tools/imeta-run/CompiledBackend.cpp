@@ -85,8 +85,9 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   return result;
 }
 
-llvm::Expected<std::string> imeta::selectFields(StringRef text, PathOp path,
-                                                ArrayRef<std::string> only) {
+llvm::Expected<std::string>
+imeta::selectFields(StringRef text, PathOp path, ArrayRef<std::string> only,
+                    llvm::function_ref<bool(StringRef)> absent) {
   if (only.empty())
     return text.str();
   SmallVector<StringRef> lines;
@@ -107,7 +108,7 @@ llvm::Expected<std::string> imeta::selectFields(StringRef text, PathOp path,
       }
   }
   for (const std::string &w : only)
-    if (!matched.contains(w) &&
+    if (!matched.contains(w) && !(absent && absent(w)) &&
         !llvm::any_of(getPathOutputs(path),
                       [&](OutputOp o) { return o.getName() == w; }))
       // (A name no output has was refused as usage before the run; what

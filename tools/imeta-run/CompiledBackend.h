@@ -32,9 +32,12 @@ llvm::Expected<std::string> runCompiled(SpecOp spec, PathOp path,
 
 /// Keeps the lines of field file `text` whose output is listed in `only`
 /// (by name or NAME.n); all of them when `only` is empty. An unknown name
-/// is an error.
-llvm::Expected<std::string> selectFields(llvm::StringRef text, PathOp path,
-                                         llvm::ArrayRef<std::string> only);
+/// is an error, unless `absent` says it is a bucket of this batch that an
+/// optional output left out.
+llvm::Expected<std::string>
+selectFields(llvm::StringRef text, PathOp path,
+             llvm::ArrayRef<std::string> only,
+             llvm::function_ref<bool(llvm::StringRef)> absent = nullptr);
 
 } // namespace imeta
 

@@ -135,7 +135,24 @@ static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
         imeta::runCompiled(spec, path, batch, options);
     if (!text)
       return text.takeError();
-    return imeta::selectFields(*text, path, fields);
+    // A bucket an optional output left out of this step is no error (the
+    // evaluator's words), a ratio the batch lacks is.
+    auto absent = [&](llvm::StringRef name) {
+      auto [base, suffix] = name.rsplit('.');
+      int64_t ratio = 0;
+      if (suffix.empty() || suffix.getAsInteger(10, ratio))
+        return false;
+      for (imeta::OutputOp out : imeta::getPathOutputs(path)) {
+        if (out.getName() != base || !out.getOptional())
+          continue;
+        mlir::FlatSymbolRefAttr set = imeta::getRatios(
+            SymbolTable::lookupSymbolIn(spec, out.getSourceAttr()));
+        return set && llvm::is_contained(
+                          imeta::Evaluator(spec, batch).ratios(set), ratio);
+      }
+      return false;
+    };
+    return imeta::selectFields(*text, path, fields, absent);
   }
   // The order in which the generated code fails (README, "Which failure
   // is first"): the host stage, the buffers, the fills.

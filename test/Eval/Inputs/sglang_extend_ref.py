@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """specs/examples/sglang_extend.mlir against a transcription of SGLang's
-own code on random batches: FlashInferIndicesUpdaterPrefill (paged
-wrapper without ragged, kv_indptr from paged_kernel_lens, kv_indices by
+own code on random batches: FlashInferIndicesUpdaterPrefill (the paged
+wrapper's paged_kernel_lens: the prefix with use_ragged, else the whole
+sequence; kv_indptr from them, kv_indices by
 create_flashinfer_kv_indices_triton's loop; the sliding-window wrapper's
 paged_kernel_lens and kv_start_idx), compute_position, the extend start
 locations, and FlashAttentionBackend's extend metadata with page_size > 1
@@ -46,7 +47,10 @@ def reference(batch):
     prefix_lens = [s["prefix_len"] for s in seqs]
     extend = [k - p for k, p in zip(seq_lens, prefix_lens)]
     bs = len(seqs)
-    kv_indptr = cumsum0(seq_lens)  # paged_kernel_lens = seq_lens
+    # call_begin_forward: the paged wrapper holds the prefix alone where
+    # the ragged one takes the new tokens.
+    paged = prefix_lens if cfg["use_ragged"] else seq_lens
+    kv_indptr = cumsum0(paged)
     window = cfg["sliding_window"]
     swa_lens = [min(k, window + k - p) for k, p in zip(seq_lens, prefix_lens)]
     swa_start = [k - w for k, w in zip(seq_lens, swa_lens)]
@@ -58,7 +62,7 @@ def reference(batch):
     fi = {
         "qo_indptr": qo_indptr,
         "kv_indptr": kv_indptr,
-        "kv_indices": kv_indices(req_to_token, pool, seq_lens, kv_indptr,
+        "kv_indices": kv_indices(req_to_token, pool, paged, kv_indptr,
                                  [0] * bs),
         "kv_last_page_len": [1] * bs,
         "window.kv_indptr": swa_indptr,
@@ -81,7 +85,7 @@ def reference(batch):
                            for c in strided])
     fa3 = {
         "cu_seqlens_q": qo_indptr,
-        "cu_seqlens_k": kv_indptr,
+        "cu_seqlens_k": cumsum0(seq_lens),
         "cache_seqlens": seq_lens,
         "max_seq_len_q": max(extend) if extend else 0,
         "max_seq_len_k": max_k,
@@ -106,7 +110,8 @@ def random_batch(rng):
         seqs.append({"req_pool_idx": p, "prefix_len": rng.randint(0, k - 1),
                      "seq_len": k})
     return {"config": {"sliding_window": rng.randint(1, 8),
-                       "page_size": rng.randint(1, 4)},
+                       "page_size": rng.randint(1, 4),
+                       "use_ragged": rng.random() < 0.5},
             "state": {"req_to_token": rows}, "sequences": seqs}
 
 
