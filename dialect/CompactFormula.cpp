@@ -5,6 +5,7 @@
 #include "dialect/GatherExpansion.h"
 #include "dialect/IMetaSymbols.h"
 #include "dialect/RowsReduction.h"
+#include "dialect/SubsetLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -509,8 +510,13 @@ static std::string kindOf(Operation *def) {
     return isa<ListType>(cfg.getType()) ? "a config list" : "a config parameter";
   if (auto in = dyn_cast<InputOp>(def))
     return isa<ListType>(in.getType()) ? "a list input" : "an input";
-  if (auto field = dyn_cast<FieldOp>(def))
+  if (auto field = dyn_cast<FieldOp>(def)) {
+    if (field.getDomain() == Domain::seq && field.getCountAttr())
+      return ("a field over the sequences where @" +
+              field.getCountAttr().getValue() + " holds")
+          .str();
     return (Twine("a ") + stringifyDomain(field.getDomain()) + " field").str();
+  }
   if (isa<PrefixSumOp>(def))
     return "a prefix sum";
   if (isa<RatiosOp, RatioUnionOp>(def))
@@ -543,9 +549,10 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
                         "@{0}: write @{0} for the symbol, or rename it",
                         id, builtin.meaning, kindOf(clash)));
   Domain domain = Domain::scalar;
-  bool hasCols = false, hasRatios = false;
+  bool hasCols = false, hasRatios = false, subset = false;
   if (auto field = dyn_cast<FieldOp>(owner)) {
     domain = field.getDomain();
+    subset = domain == Domain::seq && field.getCountAttr();
     hasCols = bool(field.getColsAttr());
     hasRatios = bool(field.getRatiosAttr());
   } else if (auto rule = dyn_cast<RequireOp>(owner)) {
@@ -558,7 +565,10 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
   };
   if (id == "i" && domain == Domain::scalar)
     return refuse("and a scalar is computed once for the batch");
-  if ((id == "j" || id == "r") && domain != Domain::rows)
+  if (id == "j" && subset)
+    return refuse("and a field over a subset has one point a member: "
+                  "read r, its index among the members");
+  if ((id == "j" || id == "r") && domain != Domain::rows && !subset)
     return refuse("and only a rows field (`rows(@count)`) has rows");
   if (id == "col" && !hasCols)
     return refuse("and only a field with `cols(@width)` has columns");
@@ -964,8 +974,10 @@ LogicalResult imeta::expandCompactFormulas(Operation *root) {
         ok &= succeeded(expandCompactFormula(rule));
     });
   }
-  // A gather reads its field's formula: after every formula is ops, and
-  // after the reductions of rows that gather their rows.
-  return success(ok && succeeded(expandRowsReductions(root)) &&
+  // Subsets lower to rows fields whose sums reduce their rows; a gather
+  // reads its field's formula: after every formula is ops, and after the
+  // reductions of rows that gather their rows.
+  return success(ok && succeeded(lowerSubsets(root)) &&
+                 succeeded(expandRowsReductions(root)) &&
                  succeeded(expandGathers(root)));
 }

@@ -8,6 +8,7 @@
 #include "dialect/CompactSyntax.h"
 #include "dialect/IMetaOps.h"
 #include "dialect/IMetaSymbols.h"
+#include "dialect/SubsetLowering.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -376,9 +377,12 @@ LogicalResult FieldOp::verify() {
     return success(); // Checked as ops once expanded (imeta-expand-formulas).
   if (failed(verifyBody(*this, getBody())))
     return failure();
-  if ((getDomain() == Domain::rows) != bool(getCount()))
-    return emitOpError("a 'rows' field, and only one, names its row count "
-                       "field: rows(@count)");
+  if (getDomain() == Domain::scalar && getCount())
+    return emitOpError("a scalar has no sequences to choose: seq(@cond) "
+                       "makes a field over the sequences where cond holds");
+  if (getDomain() == Domain::rows && !getCount())
+    return emitOpError("a 'rows' field names its row count field: "
+                       "rows(@count)");
   if (getLive() && getDomain() == Domain::scalar)
     return emitOpError("'live' bounds a sequence's columns; a scalar's "
                        "columns are all live");
@@ -399,7 +403,10 @@ LogicalResult FieldOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (auto ratios = getRatiosAttr())
     if (failed(resolveRatioSet(*this, tables, ratios)))
       return failure();
-  if (auto count = getCountAttr()) {
+  if (getDomain() == Domain::seq && getCountAttr() &&
+      failed(subsetCondition(*this)))
+    return failure();
+  if (auto count = getCountAttr(); count && getDomain() == Domain::rows) {
     auto field = resolve<FieldOp>(*this, tables, count, "field");
     if (failed(field) || failed(checkSeqCountField(*this, *field, "row count")))
       return failure();
@@ -959,7 +966,8 @@ IMETA_CONTEXT_VERIFIER(SeqIndexOp, ctx.domain != Domain::scalar,
                        "a 'seq' or 'rows' domain")
 IMETA_CONTEXT_VERIFIER(RowIndexOp, ctx.domain == Domain::rows,
                        "a 'rows' domain")
-IMETA_CONTEXT_VERIFIER(RowOp, ctx.domain == Domain::rows, "a 'rows' domain")
+IMETA_CONTEXT_VERIFIER(RowOp, ctx.domain == Domain::rows || bool(ctx.count),
+                       "a 'rows' domain or a field over a subset")
 IMETA_CONTEXT_VERIFIER(ColIndexOp, bool(ctx.cols), "a field with 'cols'")
 IMETA_CONTEXT_VERIFIER(RatioOp, bool(ctx.ratios),
                        "a field or rule bucketed 'over' a ratio set")

@@ -182,6 +182,12 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
     - `rows(@count)`: `count(i)` rows per sequence i, concatenated in batch
       order (`[sum count]`); `imeta.row_index` is the row's index within
       its sequence, `imeta.row` its index in the whole field.
+    - `seq(@cond)`: one value per sequence where `cond` (an i1 `seq`
+      field) holds, in batch order (a subset: vLLM's prefill-only
+      tensors); `imeta.row` is the member's index among the members, a
+      prefix sum of it has one entry per member (and the closing one).
+      `imeta-expand-formulas` lowers it to a `rows` field of a hidden
+      `cond ? 1 : 0` count (dialect/SubsetLowering.h).
     `over @set` makes one bucket per ratio of the set (`imeta.ratio`).
     `cols(@width)` makes each row `width` columns wide (`imeta.col_index`);
     `@width` is an i32 config parameter or a scalar field (so a bucketed

@@ -2,6 +2,7 @@
 
 #include "lib/Analysis/PathPlan.h"
 #include "dialect/IMetaSymbols.h"
+#include "dialect/SubsetLowering.h"
 #include "lib/Support/PostOrder.h"
 
 using namespace mlir;
@@ -136,8 +137,7 @@ PathPlan imeta::defaultPlan(PathOp path) {
     po.ratios = getRatios(def);
     po.fill = out.getFill();
     po.optional = out.getOptional();
-    if (auto sum = dyn_cast<PrefixSumOp>(def))
-      po.emptyRows = sum.getConvention() == Convention::exclusive ? 1 : 0;
+    po.emptyRows = emptyDomainRows(def);
     if (FlatSymbolRefAttr len = out.getRowsAttr())
       po.rowsLen = lookupSymbol(out, len);
     if (auto field = dyn_cast<FieldOp>(def)) {

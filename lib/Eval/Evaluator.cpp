@@ -4,6 +4,7 @@
 #include "dialect/FailureText.h"
 #include "dialect/IMetaSymbols.h"
 #include "dialect/RuleOperands.h"
+#include "dialect/SubsetLowering.h"
 #include "lib/Eval/Formula.h"
 #include "lib/Support/PostOrder.h"
 
@@ -611,7 +612,8 @@ Evaluator::evaluatePath(PathOp path, llvm::ArrayRef<std::string> only) {
       // An optional output over an empty domain is absent (its key left
       // out), as the generated driver leaves it out.
       if (out.getOptional() &&
-          (result->isPrefix ? numSeqs() == 0 : result->points == 0))
+          (result->isPrefix ? numSeqs() == 0
+                            : int64_t(result->points) <= emptyDomainRows(def)))
         continue;
       if (out.getRowsAttr()) {
         auto padded = padToRows(out, *result);

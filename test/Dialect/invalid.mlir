@@ -120,7 +120,7 @@ imeta.spec @s {
 // -----
 
 imeta.spec @s {
-  // expected-error @below {{a 'rows' field, and only one, names its row count field}}
+  // expected-error @below {{a 'rows' field names its row count field: rows(@count)}}
   imeta.field @f rows {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -134,7 +134,7 @@ imeta.spec @s {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
   }
-  // expected-error @below {{a 'rows' field, and only one, names its row count field}}
+  // expected-error @below {{is over the sequences where @n holds (seq(@n)), but it is not one i1 value a sequence}}
   imeta.field @f seq(@n) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32

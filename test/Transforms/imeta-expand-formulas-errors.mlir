@@ -318,3 +318,102 @@ imeta.spec @s {
   // expected-error @below {{int() needs a condition (i1)}}
   imeta.field @f seq = "int(x)"
 }
+
+// -----
+
+// Fields over a subset (seq(@cond)): the condition, the reads outside
+// the subset, the sums and their reads.
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @nq seq = "q"
+  // expected-error @below {{is over the sequences where @nq holds (seq(@nq)), but it is not one i1 value a sequence; a subset's condition is a 'seq' field of one i1 value a sequence}}
+  imeta.field @f seq(@nq) = "q"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  // expected-error @below {{is over the sequences where @nope holds (seq(@nope)), but the spec does not define it}}
+  imeta.field @f seq(@nope) = "q"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @q_p seq(@is_prefill) = "q"
+  // expected-error @below {{reads @q_p, which has a value only where @is_prefill holds (seq(@is_prefill)); read it in a field over seq(@is_prefill), or reduce it over the members: sum_of(q_p), max_of(q_p), min_of(q_p)}}
+  imeta.field @f seq = "q_p + 1"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @q_p seq(@is_prefill) = "q"
+  // expected-error @below {{counts its rows with @q_p, which has a value only where @is_prefill holds; count with a field over every sequence, e.g. `is_prefill ? q : 0`}}
+  imeta.field @f rows(@q_p) = "j"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @r_p seq(@is_prefill) = "r"
+  // expected-error @below {{sums @r_p, a field over the sequences where @is_prefill holds, which reads r (its index among the members)}}
+  imeta.prefix_sum @cu = @r_p : !imeta.prefix<exclusive>
+  imeta.path @p target(cpu) { imeta.output "cu" = @cu }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @q_p seq(@is_prefill) = "q"
+  imeta.prefix_sum @cu = @q_p : !imeta.prefix<exclusive>
+  // expected-error @below {{reads @cu, a prefix sum over the sequences where @is_prefill holds, at an index other than the current member's; in a field over seq(@is_prefill) read cu[r] (its start), cu[r + 1] (its end), or anywhere total(cu)}}
+  imeta.field @f seq(@is_prefill) = "cu[i]"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @q_p seq(@is_prefill) = "q"
+  imeta.prefix_sum @cu = @q_p : !imeta.prefix<inclusive>
+  // expected-error @below {{in a field over seq(@is_prefill) read cu[r] (its end), or anywhere total(cu)}}
+  imeta.field @f seq(@is_prefill) = "cu[r + 1]"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  // expected-error @below {{'j' is the row within the sequence, and a field over a subset has one point a member: read r, its index among the members}}
+  imeta.field @f seq(@is_prefill) = "j"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @f seq(@is_prefill) = "q > 2" : i1
+  // expected-error @below {{'imeta.field' op is over the sequences where @f holds (seq(@f)), but it is itself over a subset; write both conditions in one (`a && b`)}}
+  imeta.field @g seq(@f) = "q"
+  imeta.path @p target(cpu) { imeta.output "g" = @g }
+}
