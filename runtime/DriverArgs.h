@@ -39,6 +39,9 @@ public:
   /// outputs with a declared fill print up to it.
   int64_t capacity = 0;
 
+  const std::vector<imeta_value> &configValues() const { return configs; }
+  const std::vector<imeta_value> &inputValues() const { return inputs; }
+
   /// Runs `path` through the driver's `entry`, on the host (`gpu` 0) or the
   /// device; returns the driver's exit code and sets `out` to the field
   /// file or the error.

@@ -30,6 +30,11 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include "lib/Eval/DriverValues.h"
+#include "runtime/DriverReplay.h"
+
+#include <sstream>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -65,6 +70,13 @@ static cl::opt<bool> saveTemps(
     cl::desc("keep the generated code (cpu/cuda; compiled again even where "
              "the compile cache, $IMETA_CACHE_DIR, holds it)"),
     cl::cat(category));
+
+static cl::opt<std::string> replayFile(
+    "write-replay",
+    cl::desc("also write the run a generated driver makes on this batch "
+             "(path, values, capacity) to FILE, for a machine without LLVM "
+             "to run it again (runtime/DriverReplay.h)"),
+    cl::value_desc("file"), cl::cat(category));
 
 static cl::opt<std::string> outputFile(
     "o", cl::desc("write the field file to FILE (written only on success)"),
@@ -244,6 +256,19 @@ int main(int argc, char **argv) {
   if (!batch)
     return imeta::report("imeta-run", batch.takeError(),
                          imeta::kExitBatchRefused);
+  if (!replayFile.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream replay(replayFile, ec);
+    if (ec)
+      return error("cannot write '" + replayFile + "': " + ec.message(),
+                   imeta::kExitUsage);
+    imeta::runtime::DriverArgs values = imeta::toDriverArgs(spec, *batch);
+    values.capacity = capacity;
+    std::ostringstream text;
+    imeta::runtime::writeReplay(text, pathName,
+                                int32_t(batch->sequences.size()), values);
+    replay << text.str();
+  }
   llvm::Expected<std::string> text = fieldFile(spec, path, *batch);
   if (!text)
     return imeta::report("imeta-run", text.takeError(),
