@@ -448,6 +448,10 @@ LogicalResult PrefixSumOp::verifySymbolUses(SymbolTableCollection &tables) {
   auto field = resolve<FieldOp>(*this, tables, getSourceAttr(), "field");
   if (failed(field))
     return failure();
+  // (A rows field's sum has an entry a row: imeta-expand-formulas lowers
+  // it, dialect/SubsetLowering.h.)
+  if (field->getDomain() == Domain::rows && !hasColumns(*field))
+    return success();
   if (!hasColumns(*field))
     return checkSeqCountField(*this, *field, "summand");
   // One sum per column.
@@ -1127,9 +1131,9 @@ static LogicalResult verifyRowsReduction(ReduceOp op, FieldOp field) {
 
 LogicalResult ReduceRowsOp::verify() {
   FormulaContext ctx = getFormulaContext(*this);
-  if (ctx.domain != Domain::seq)
-    return emitOpError("is only valid in a 'seq' field (it reduces the "
-                       "current sequence's rows)");
+  if (ctx.domain == Domain::scalar)
+    return emitOpError("is only valid in a 'seq' or 'rows' field (it "
+                       "reduces the current sequence's rows)");
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 ||
       !body.getArgument(0).getType().isInteger(32))

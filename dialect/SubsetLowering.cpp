@@ -5,6 +5,7 @@
 #include "dialect/IMetaSymbols.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -20,6 +21,16 @@ private:
   /// Every read of a subset field outside a field over its subset.
   LogicalResult checkReads(Operation *root);
   LogicalResult lowerSum(PrefixSumOp sum, FieldOp source);
+  /// A prefix sum of a rows field: one entry a row (and a closing one).
+  LogicalResult lowerRowsSum(PrefixSumOp sum, FieldOp source);
+  /// The hidden count `count + (i == N - 1 ? 1 : 0)`: an exclusive sum's
+  /// rows, its closing one on the last sequence.
+  FieldOp closingCount(OpBuilder &b, PrefixSumOp sum, FlatSymbolRefAttr count);
+  /// A hidden prefix sum `sum_over_seqs` of `type` over every sequence of
+  /// its sum of `source`'s rows (a fold of them, expanded as every
+  /// reduction of rows is; one summand field a source).
+  PrefixSumOp perSeqSum(OpBuilder &b, PrefixSumOp sum, FieldOp source,
+                        TypeAttr type);
   /// Rewrites a read of subset sum `sum` to read `perSeq` in its place.
   LogicalResult retarget(Operation *read, PrefixSumOp sum, FieldOp source,
                          PrefixSumOp perSeq);
@@ -45,6 +56,19 @@ private:
 };
 } // namespace
 
+/// A reference to the symbol `op` defines.
+static FlatSymbolRefAttr ref(Operation *op) {
+  return FlatSymbolRefAttr::get(SymbolTable::getSymbolName(op));
+}
+
+/// Whether `field`'s formula reads its row in the whole field (r), which
+/// a fold of one sequence's rows cannot give it.
+static bool readsGlobalRow(FieldOp field) {
+  return field.getBody()
+      .walk([](RowOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 static bool isSubsetField(FieldOp field) {
   return field.getDomain() == Domain::seq && field.getCountAttr();
 }
@@ -55,6 +79,16 @@ LogicalResult SubsetLowering::run(Operation *root) {
     if (isSubsetField(field))
       subsetFields.push_back(field);
   });
+  // Sums of rows fields first: a subset field is one after this pass.
+  SmallVector<std::pair<PrefixSumOp, FieldOp>> rowsSums;
+  root->walk([&](PrefixSumOp sum) {
+    auto source = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
+    if (source && source.getDomain() == Domain::rows)
+      rowsSums.push_back({sum, source});
+  });
+  for (auto [sum, source] : rowsSums)
+    if (failed(lowerRowsSum(sum, source)))
+      return failure();
   if (subsetFields.empty())
     return success();
   for (FieldOp field : subsetFields) {
@@ -170,9 +204,7 @@ LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source) {
   if (source.getWidth() != 1 || source.getCols())
     return refuse("has several values a member; a sum over a subset's "
                   "members sums one value a member");
-  if (source.getBody()
-          .walk([](RowOp) { return WalkResult::interrupt(); })
-          .wasInterrupted())
+  if (readsGlobalRow(source))
     return refuse("reads r (its index among the members); a sum over the "
                   "members sums what each member's own values give");
 
@@ -183,28 +215,9 @@ LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source) {
   StringAttr name = sum.getSymNameAttr();
   OpBuilder b(sum);
   Type i32 = b.getI32Type();
-  auto ref = [](Operation *op) {
-    return FlatSymbolRefAttr::get(SymbolTable::getSymbolName(op));
-  };
 
-  // Each sequence's summand: the member's value, 0 elsewhere (a fold of
-  // the source's 0 or 1 rows, expanded as every reduction of rows is),
-  // one field a source.
-  FieldOp &summands = summandsOf[source];
-  if (!summands) {
-    summands = createField(b, loc, spec, sum,
-                           freshName(spec, source.getSymName() + "_summands"),
-                           Domain::seq, nullptr, source.getRatiosAttr());
-    Value own = ReduceOp::create(b, loc, i32,
-                                 ReductionAttr::get(ctx, Reduction::sum),
-                                 ref(source), Value());
-    YieldOp::create(b, loc, ValueRange{own});
-  }
-  b.setInsertionPoint(sum);
-  auto perSeq = PrefixSumOp::create(
-      b, loc, freshName(spec, name.getValue() + "_over_seqs"),
-      ref(summands), sum.getTypeAttr());
-  tables.getSymbolTable(spec).insert(perSeq);
+  // Over every sequence, of the member's value, 0 elsewhere.
+  PrefixSumOp perSeq = perSeqSum(b, sum, source, sum.getTypeAttr());
 
   // Reads of the sum read the per-sequence sum at the member's sequence.
   SmallVector<Operation *> reads;
@@ -221,23 +234,8 @@ LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source) {
 
   // The sum's entries: a row a member (and the closing row).
   FlatSymbolRefAttr count = ref(membersOf(cond));
-  if (exclusive) {
-    b.setInsertionPoint(sum);
-    FieldOp rows =
-        createField(b, loc, spec, sum, freshName(spec, name.getValue() + "_rows"),
-                    Domain::seq, nullptr, nullptr);
-    Value member = GetOp::create(b, loc, i32, count);
-    Value i = SeqIndexOp::create(b, loc, i32);
-    Value n = NumSeqsOp::create(b, loc, i32);
-    Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
-    Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
-    Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i,
-                                       arith::SubIOp::create(b, loc, n, one));
-    Value closing = arith::SelectOp::create(b, loc, last, one, zero);
-    YieldOp::create(b, loc,
-                    ValueRange{arith::AddIOp::create(b, loc, member, closing)});
-    count = ref(rows);
-  }
+  if (exclusive)
+    count = ref(closingCount(b, sum, count));
   b.setInsertionPoint(sum);
   Operation *anchor = sum->getNextNode();
   tables.getSymbolTable(spec).erase(sum);
@@ -260,6 +258,140 @@ LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source) {
     entries->setAttr(kClosingRowAttr, UnitAttr::get(ctx));
   }
   YieldOp::create(b, loc, ValueRange{start});
+  return success();
+}
+
+PrefixSumOp SubsetLowering::perSeqSum(OpBuilder &b, PrefixSumOp sum,
+                                      FieldOp source, TypeAttr type) {
+  auto spec = sum->getParentOfType<SpecOp>();
+  Location loc = sum.getLoc();
+  FieldOp &summands = summandsOf[source];
+  if (!summands) {
+    summands = createField(b, loc, spec, sum,
+                           freshName(spec, source.getSymName() + "_summands"),
+                           Domain::seq, nullptr, source.getRatiosAttr());
+    Value own = ReduceOp::create(
+        b, loc, b.getI32Type(),
+        ReductionAttr::get(b.getContext(), Reduction::sum),
+        FlatSymbolRefAttr::get(source.getSymNameAttr()), Value());
+    YieldOp::create(b, loc, ValueRange{own});
+  }
+  b.setInsertionPoint(sum);
+  auto perSeq = PrefixSumOp::create(
+      b, loc, freshName(spec, sum.getSymName() + "_over_seqs"),
+      ref(summands), type);
+  tables.getSymbolTable(spec).insert(perSeq);
+  return perSeq;
+}
+
+FieldOp SubsetLowering::closingCount(OpBuilder &b, PrefixSumOp sum,
+                                     FlatSymbolRefAttr count) {
+  auto spec = sum->getParentOfType<SpecOp>();
+  Location loc = sum.getLoc();
+  FieldOp rows =
+      createField(b, loc, spec, sum, freshName(spec, sum.getSymName() + "_rows"),
+                  Domain::seq, nullptr, nullptr);
+  Type i32 = b.getI32Type();
+  Value own = GetOp::create(b, loc, i32, count);
+  Value i = SeqIndexOp::create(b, loc, i32);
+  Value n = NumSeqsOp::create(b, loc, i32);
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i,
+                                     arith::SubIOp::create(b, loc, n, one));
+  Value closing = arith::SelectOp::create(b, loc, last, one, zero);
+  YieldOp::create(b, loc,
+                  ValueRange{arith::AddIOp::create(b, loc, own, closing)});
+  b.setInsertionPoint(sum);
+  return rows;
+}
+
+LogicalResult SubsetLowering::lowerRowsSum(PrefixSumOp sum, FieldOp source) {
+  auto refuse = [&](const Twine &why) {
+    return sum.emitOpError("sums the rows field ")
+           << sum.getSourceAttr() << ", which " << why;
+  };
+  if (source.getWidth() != 1 || source.getCols() ||
+      !source.getElementType().isInteger(32))
+    return refuse("is not one i32 value a row; a sum over rows sums one "
+                  "value a row");
+  if (readsGlobalRow(source))
+    return refuse("reads r (its row in the whole field); write its row from "
+                  "a prefix sum of its count and j instead");
+  auto spec = sum->getParentOfType<SpecOp>();
+  MLIRContext *ctx = sum.getContext();
+  Location loc = sum.getLoc();
+  const bool exclusive = sum.getConvention() == Convention::exclusive;
+  StringAttr name = sum.getSymNameAttr();
+  OpBuilder b(sum);
+  Type i32 = b.getI32Type();
+  auto startType = PrefixType::get(ctx, Convention::exclusive);
+  PrefixSumOp perSeq = perSeqSum(b, sum, source, TypeAttr::get(startType));
+
+  // Reads: its total alone (an entry's index is a row of another space).
+  SmallVector<Operation *> reads;
+  WalkResult walk = spec->walk([&](Operation *op) {
+    auto at = dyn_cast<PrefixAtOp>(op);
+    auto total = dyn_cast<PrefixTotalOp>(op);
+    if (at && at.getPrefixAttr().getAttr() == name) {
+      at.emitOpError("reads ")
+          << at.getPrefixAttr() << ", a prefix sum of the rows of "
+          << sum.getSourceAttr() << ", at an index: read total("
+          << name.getValue() << "), or output it";
+      return WalkResult::interrupt();
+    }
+    if (total && total.getPrefixAttr().getAttr() == name)
+      reads.push_back(op);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  for (Operation *read : reads)
+    cast<PrefixTotalOp>(read).setPrefixAttr(ref(perSeq));
+
+  FlatSymbolRefAttr count = source.getCountAttr();
+  if (exclusive)
+    count = ref(closingCount(b, sum, count));
+  b.setInsertionPoint(sum);
+  Operation *anchor = sum->getNextNode();
+  tables.getSymbolTable(spec).erase(sum);
+  FieldOp entries = createField(b, loc, spec, anchor, name, Domain::rows,
+                                count, source.getRatiosAttr());
+  // Row j of sequence i: the rows before its sequence, and its sequence's
+  // rows before j (through j, inclusive), each a gather of the source.
+  Value i = SeqIndexOp::create(b, loc, i32);
+  Value start = PrefixAtOp::create(b, loc, i32, ref(perSeq), i, Value(),
+                                   TypeAttr::get(startType));
+  Value j = RowIndexOp::create(b, loc, i32);
+  Value upTo = j;
+  if (!exclusive)
+    upTo = arith::AddIOp::create(b, loc, j,
+                                 arith::ConstantIntOp::create(b, loc, i32, 1));
+  Value ownRows = GetOp::create(b, loc, i32, source.getCountAttr());
+  Value inRows =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, j, ownRows);
+  auto before = scf::IfOp::create(b, loc, TypeRange{i32}, inRows,
+                                  /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&before.getThenRegion().front());
+    auto fold = ReduceRowsOp::create(
+        b, loc, i32, ReductionAttr::get(ctx, Reduction::sum), upTo);
+    Block &body = fold.getBody().emplaceBlock();
+    Value row = body.addArgument(i32, loc);
+    OpBuilder inner = OpBuilder::atBlockEnd(&body);
+    Value v = GatherOp::create(inner, loc, i32, ref(source), row);
+    YieldOp::create(inner, loc, ValueRange{v});
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::AddIOp::create(b, loc, start, fold)});
+    b.setInsertionPointToStart(&before.getElseRegion().front());
+    // The closing row: every row's sum.
+    Value total = PrefixTotalOp::create(b, loc, i32, ref(perSeq), Value());
+    scf::YieldOp::create(b, loc, ValueRange{total});
+  }
+  YieldOp::create(b, loc, ValueRange{before.getResult(0)});
+  if (exclusive)
+    entries->setAttr(kClosingRowAttr, UnitAttr::get(ctx));
   return success();
 }
 

@@ -1363,7 +1363,7 @@ imeta.spec @s {
 imeta.spec @s {
   imeta.field @m scalar {
     %n = arith.constant 3 : i32
-    // expected-error @below {{'imeta.reduce_rows' op is only valid in a 'seq' field (it reduces the current sequence's rows)}}
+    // expected-error @below {{'imeta.reduce_rows' op is only valid in a 'seq' or 'rows' field (it reduces the current sequence's rows)}}
     %v = imeta.reduce_rows max %n : i32 {
     ^bb0(%r: i32):
       imeta.yield %r : i32
