@@ -1,5 +1,6 @@
 // vLLM's Mamba2 metadata (v1 Mamba2AttentionMetadataBuilder.build, without
-// speculative decoding or prefix caching): the batch split into decodes and
+// speculative decoding; path mamba2_prefix_caching with prefix caching,
+// _compute_prefix_caching_block_indices): the batch split into decodes and
 // prefills (split_decodes_and_prefills; the runner puts decodes first), the
 // prefill-only tensors over the prefills alone, None without a prefill
 // (`optional`), the SSD kernels' chunks (none crosses a sequence or a
@@ -11,6 +12,8 @@
 // padded to rows(@max_programs) (all -1) are given every step.
 imeta.spec @vllm_mamba2 {
   imeta.config @chunk_size : i32 {min = 1 : i64}
+  imeta.config @mamba_block_size : i32 {min = 1 : i64, optional}
+  imeta.config @max_num_blocks : i32 {min = 1 : i64, optional}
   imeta.input @query_len : i32 {min = 1 : i64}
   imeta.input @seq_len : i32 {min = 1 : i64}
   imeta.input @block_table : !imeta.list {min = 0 : i64}
@@ -69,5 +72,20 @@ imeta.spec @vllm_mamba2 {
     imeta.output "token_chunk_offset_ptr" = @offsetlist fill(-1) rows(@max_programs)
   }
   imeta.path @mamba2_gpu target(gpu) extends @mamba2 {
+  }
+  // Prefix caching: each request's whole block table (padded with 0 to
+  // max_num_blocks, a tensor's row) and the blocks that hold its state.
+  imeta.field @state_table seq cols(@max_num_blocks) = "col < len(block_table) ? block_table[col] : 0"
+  imeta.field @block_idx_last_computed_token seq = "max(ceildiv(computed, mamba_block_size) - 1, 0)"
+  imeta.field @block_idx_last_scheduled_token seq = "max(ceildiv(seq_len, mamba_block_size) - 1, 0)"
+  imeta.field @block_idx_first_scheduled_token_p seq(@is_prefill) = "ceildiv(computed + 1, mamba_block_size) - 1"
+  imeta.field @num_computed_tokens_p seq(@is_prefill) = "computed"
+  imeta.path @mamba2_prefix_caching target(cpu) extends @mamba2 needs [@mamba_block_size, @max_num_blocks] {
+    imeta.require "V4" "a block table fits max_num_blocks" seq = "len(block_table) <= max_num_blocks"
+    imeta.output "state_indices_tensor" = @state_table
+    imeta.output "block_idx_last_computed_token" = @block_idx_last_computed_token
+    imeta.output "block_idx_last_scheduled_token" = @block_idx_last_scheduled_token
+    imeta.output "block_idx_first_scheduled_token_p" = @block_idx_first_scheduled_token_p optional
+    imeta.output "num_computed_tokens_p" = @num_computed_tokens_p optional
   }
 }

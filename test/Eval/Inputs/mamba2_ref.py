@@ -21,6 +21,10 @@ prefill, nums_dict's tot and mlist_len are 0 and batch_ptr and
 token_chunk_offset_ptr all PAD_SLOT_ID (a scalar and a padded output are
 never absent), where vLLM leaves nums_dict and both pointers None.
 
+With prefix caching (path mamba2_prefix_caching): the whole block table as
+state_indices_tensor (rows padded with 0 to max_num_blocks) and
+_compute_prefix_caching_block_indices (mamba_attn.py).
+
   mamba2_ref.py IMETA_RUN SPEC WORKDIR [BATCHES]
 """
 import json
@@ -151,6 +155,33 @@ def reference(batch):
     return out
 
 
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def reference_prefix_caching(batch):
+    # The same build with enable_prefix_caching: state_indices_tensor the
+    # whole block_table_tensor (rows padded to max_num_blocks, 0 here), and
+    # _compute_prefix_caching_block_indices (mamba_attn.py).
+    out = reference(batch)
+    cfg, seqs = batch["config"], batch["sequences"]
+    bs, width = cfg["mamba_block_size"], cfg["max_num_blocks"]
+    computed = [s["seq_len"] - s["query_len"] for s in seqs]
+    out["state_indices_tensor"] = [
+        s["block_table"] + [0] * (width - len(s["block_table"])) for s in seqs]
+    out["block_idx_last_computed_token"] = [
+        max(cdiv(c, bs) - 1, 0) for c in computed]
+    out["block_idx_last_scheduled_token"] = [
+        max(cdiv(s["seq_len"], bs) - 1, 0) for s in seqs]
+    np_ = out["num_prefills"]
+    if np_ > 0:
+        tail = computed[len(seqs) - np_:]
+        out["block_idx_first_scheduled_token_p"] = [
+            cdiv(c + 1, bs) - 1 for c in tail]
+        out["num_computed_tokens_p"] = tail
+    return out
+
+
 def random_computed(rng, chunk_size):
     r = rng.random()
     if r < 0.2:
@@ -176,7 +207,10 @@ def random_batch(rng, shape):
         seqs.append({"query_len": q, "seq_len": c + q,
                      "block_table": [rng.randint(0, 999)
                                      for _ in range(rng.randint(1, 4))]})
-    return {"config": {"chunk_size": chunk_size}, "sequences": seqs}
+    return {"config": {"chunk_size": chunk_size,
+                       "mamba_block_size": rng.choice([16, 256, 1024]),
+                       "max_num_blocks": 4},
+            "sequences": seqs}
 
 
 def same(a, b):
@@ -210,13 +244,18 @@ def main():
         path = os.path.join(work, f"batch{n}.json")
         with open(path, "w") as f:
             json.dump(batch, f)
-        want = reference(batch)
         bad_here = []
-        for backend in (None, "cpu"):
-            cmd = [imeta_run, spec, "--path", "mamba2", "--batch", path]
+        for backend, vpath, ref in [(None, "mamba2", reference),
+                                    ("cpu", "mamba2", reference),
+                                    (None, "mamba2_prefix_caching",
+                                     reference_prefix_caching),
+                                    ("cpu", "mamba2_prefix_caching",
+                                     reference_prefix_caching)]:
+            want = ref(batch)
+            cmd = [imeta_run, spec, "--path", vpath, "--batch", path]
             if backend:
                 cmd += ["--backend", backend]
-            name = backend or "evaluator"
+            name = vpath + " " + (backend or "evaluator")
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 bad_here.append(f"{name}: imeta-run failed: "
@@ -242,8 +281,8 @@ def main():
     if failed:
         print(f"{failed} of {count} batches differ from vLLM's metadata")
         sys.exit(1)
-    print(f"{count} batches: path mamba2 equals vLLM's Mamba2 metadata on "
-          f"the evaluator and cpu")
+    print(f"{count} batches: paths mamba2 and mamba2_prefix_caching equal "
+          f"vLLM's Mamba2 metadata on the evaluator and cpu")
 
 
 if __name__ == "__main__":
