@@ -20,7 +20,11 @@ public:
 private:
   /// Every read of a subset field outside a field over its subset.
   LogicalResult checkReads(Operation *root);
-  LogicalResult lowerSum(PrefixSumOp sum, FieldOp source);
+  /// A subset sum's per-sequence sum, every read of the sum made a read
+  /// of it.
+  FailureOr<PrefixSumOp> retargetSum(PrefixSumOp sum, FieldOp source);
+  /// The subset sum itself: a rows field of its entries.
+  LogicalResult lowerSum(PrefixSumOp sum, FieldOp source, PrefixSumOp perSeq);
   /// A prefix sum of a rows field: one entry a row (and a closing one).
   LogicalResult lowerRowsSum(PrefixSumOp sum, FieldOp source);
   /// The hidden count `count + (i == N - 1 ? 1 : 0)`: an exclusive sum's
@@ -105,9 +109,18 @@ LogicalResult SubsetLowering::run(Operation *root) {
     if (source && conditions.count(source))
       sums.push_back(sum);
   });
-  for (PrefixSumOp sum : sums)
-    if (failed(lowerSum(sum, cast<FieldOp>(lookupSymbol(
-                                 sum, sum.getSourceAttr())))))
+  // Every read of every such sum first: a source may read another sum at
+  // r, which is no read of r once that sum reads its per-sequence one.
+  SmallVector<std::pair<FieldOp, PrefixSumOp>> lowered;
+  for (PrefixSumOp sum : sums) {
+    auto source = cast<FieldOp>(lookupSymbol(sum, sum.getSourceAttr()));
+    FailureOr<PrefixSumOp> perSeq = retargetSum(sum, source);
+    if (failed(perSeq))
+      return failure();
+    lowered.push_back({source, *perSeq});
+  }
+  for (auto [sum, done] : llvm::zip(sums, lowered))
+    if (failed(lowerSum(sum, done.first, done.second)))
       return failure();
   for (FieldOp field : subsetFields) {
     FieldOp count = membersOf(conditions[field]);
@@ -159,18 +172,23 @@ LogicalResult SubsetLowering::checkReads(Operation *root) {
         .str();
   };
   WalkResult walk = root->walk([&](Operation *op) {
-    if (auto get = dyn_cast<GetOp>(op)) {
-      FieldOp cond = subsetOf(get.getFieldAttr(), op);
+    FlatSymbolRefAttr read;
+    if (auto get = dyn_cast<GetOp>(op))
+      read = get.getFieldAttr();
+    else if (auto gather = dyn_cast<GatherOp>(op))
+      read = gather.getFieldAttr();
+    if (read) {
+      FieldOp cond = subsetOf(read, op);
       if (!cond)
         return WalkResult::advance();
       FormulaContext ctx = getFormulaContext(op);
-      if (ctx.domain == Domain::seq && ctx.count &&
+      if (isa<GetOp>(op) && ctx.domain == Domain::seq && ctx.count &&
           ctx.count.getValue() == cond.getSymName())
         return WalkResult::advance();
-      get.emitOpError("reads ")
-          << get.getFieldAttr() << ", which has a value only where @"
-          << cond.getSymName() << " holds (seq(@" << cond.getSymName()
-          << "))" << hint(get.getFieldAttr(), cond);
+      op->emitOpError("reads ")
+          << read << ", which has a value only where @" << cond.getSymName()
+          << " holds (seq(@" << cond.getSymName() << "))"
+          << hint(read, cond);
       return WalkResult::interrupt();
     }
     auto field = dyn_cast<FieldOp>(op);
@@ -185,7 +203,8 @@ LogicalResult SubsetLowering::checkReads(Operation *root) {
             << (StringRef(use) == "rows" ? "rows" : "live columns")
             << " with " << sym << ", which has a value only where @"
             << cond.getSymName() << " holds; count with a field over every "
-            << "sequence, e.g. `" << cond.getSymName() << " ? q : 0`";
+            << "sequence: `sum_of(" << sym.getValue()
+            << ")` is its value at a member, 0 elsewhere";
         return WalkResult::interrupt();
       }
     }
@@ -194,28 +213,24 @@ LogicalResult SubsetLowering::checkReads(Operation *root) {
   return failure(walk.wasInterrupted());
 }
 
-LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source) {
-  FieldOp cond = conditions[source];
-  auto refuse = [&](const Twine &why) {
-    return sum.emitOpError("sums ")
-           << sum.getSourceAttr() << ", a field over the sequences where @"
-           << cond.getSymName() << " holds, which " << why;
-  };
-  if (source.getWidth() != 1 || source.getCols())
-    return refuse("has several values a member; a sum over a subset's "
-                  "members sums one value a member");
-  if (readsGlobalRow(source))
-    return refuse("reads r (its index among the members); a sum over the "
-                  "members sums what each member's own values give");
+/// `sum`'s error about its subset source `source`.
+static InFlightDiagnostic refuseSubsetSum(PrefixSumOp sum, FieldOp cond,
+                                          const Twine &why) {
+  return sum.emitOpError("sums ")
+         << sum.getSourceAttr() << ", a field over the sequences where @"
+         << cond.getSymName() << " holds, which " << why;
+}
 
+FailureOr<PrefixSumOp> SubsetLowering::retargetSum(PrefixSumOp sum,
+                                                   FieldOp source) {
+  FieldOp cond = conditions[source];
+  if (source.getWidth() != 1 || source.getCols())
+    return refuseSubsetSum(sum, cond,
+                           "has several values a member; a sum over a "
+                           "subset's members sums one value a member");
   auto spec = sum->getParentOfType<SpecOp>();
-  MLIRContext *ctx = sum.getContext();
-  Location loc = sum.getLoc();
-  const bool exclusive = sum.getConvention() == Convention::exclusive;
   StringAttr name = sum.getSymNameAttr();
   OpBuilder b(sum);
-  Type i32 = b.getI32Type();
-
   // Over every sequence, of the member's value, 0 elsewhere.
   PrefixSumOp perSeq = perSeqSum(b, sum, source, sum.getTypeAttr());
 
@@ -231,6 +246,24 @@ LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source) {
   for (Operation *read : reads)
     if (failed(retarget(read, sum, source, perSeq)))
       return failure();
+  return perSeq;
+}
+
+LogicalResult SubsetLowering::lowerSum(PrefixSumOp sum, FieldOp source,
+                                       PrefixSumOp perSeq) {
+  FieldOp cond = conditions[source];
+  if (readsGlobalRow(source))
+    return refuseSubsetSum(sum, cond,
+                           "reads r (its index among the members); a sum "
+                           "over the members sums what each member's own "
+                           "values give");
+  auto spec = sum->getParentOfType<SpecOp>();
+  MLIRContext *ctx = sum.getContext();
+  Location loc = sum.getLoc();
+  const bool exclusive = sum.getConvention() == Convention::exclusive;
+  StringAttr name = sum.getSymNameAttr();
+  OpBuilder b(sum);
+  Type i32 = b.getI32Type();
 
   // The sum's entries: a row a member (and the closing row).
   FlatSymbolRefAttr count = ref(membersOf(cond));
@@ -288,9 +321,11 @@ FieldOp SubsetLowering::closingCount(OpBuilder &b, PrefixSumOp sum,
                                      FlatSymbolRefAttr count) {
   auto spec = sum->getParentOfType<SpecOp>();
   Location loc = sum.getLoc();
-  FieldOp rows =
-      createField(b, loc, spec, sum, freshName(spec, sum.getSymName() + "_rows"),
-                  Domain::seq, nullptr, nullptr);
+  // Bucketed as the count it extends.
+  auto counted = lookupSpecSymbol<FieldOp>(sum, count);
+  FieldOp rows = createField(
+      b, loc, spec, sum, freshName(spec, sum.getSymName() + "_rows"),
+      Domain::seq, nullptr, counted ? counted.getRatiosAttr() : nullptr);
   Type i32 = b.getI32Type();
   Value own = GetOp::create(b, loc, i32, count);
   Value i = SeqIndexOp::create(b, loc, i32);

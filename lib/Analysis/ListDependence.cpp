@@ -30,7 +30,8 @@ ListDependence imeta::analyzeListDependence(SpecOp spec) {
     for (auto field : spec.getBody().front().getOps<FieldOp>()) {
       if (field.getDomain() != Domain::rows)
         continue;
-      // Post-order: an scf.if is visited after the ops of its regions.
+      // Post-order: an scf.if or imeta.reduce_rows is visited after the
+      // ops of its regions.
       field.getBody().walk([&](Operation *op) {
         bool dep = isUnboundedLoad(op) ||
                    llvm::any_of(op->getOperands(),
@@ -40,8 +41,9 @@ ListDependence imeta::analyzeListDependence(SpecOp spec) {
               lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
         for (auto [k, result] : llvm::enumerate(op->getResults())) {
           bool resultDep = dep;
-          if (auto ifOp = dyn_cast<scf::IfOp>(op))
-            for (Region &region : ifOp->getRegions())
+          // An scf.if's or a fold's result is what its regions yield.
+          if (isa<scf::IfOp, ReduceRowsOp>(op))
+            for (Region &region : op->getRegions())
               if (!region.empty())
                 resultDep |= values.contains(
                     region.front().getTerminator()->getOperand(k));

@@ -357,7 +357,7 @@ imeta.spec @s {
   imeta.input @q : i32
   imeta.field @is_prefill seq = "q > 1" : i1
   imeta.field @q_p seq(@is_prefill) = "q"
-  // expected-error @below {{counts its rows with @q_p, which has a value only where @is_prefill holds; count with a field over every sequence, e.g. `is_prefill ? q : 0`}}
+  // expected-error @below {{counts its rows with @q_p, which has a value only where @is_prefill holds; count with a field over every sequence: `sum_of(q_p)` is its value at a member, 0 elsewhere}}
   imeta.field @f rows(@q_p) = "j"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
@@ -416,4 +416,15 @@ imeta.spec @s {
   // expected-error @below {{'imeta.field' op is over the sequences where @f holds (seq(@f)), but it is itself over a subset; write both conditions in one (`a && b`)}}
   imeta.field @g seq(@f) = "q"
   imeta.path @p target(cpu) { imeta.output "g" = @g }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @q_p seq(@is_prefill) = "q"
+  // expected-error @below {{reads @q_p, which has a value only where @is_prefill holds (seq(@is_prefill)); read it in a field over seq(@is_prefill)}}
+  imeta.field @f seq = "gather(q_p, 0)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
 }

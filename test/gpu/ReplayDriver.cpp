@@ -13,11 +13,12 @@
 #include "runtime/DriverReplay.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
+#include <string>
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
+  const std::string mode = argc == 3 ? argv[2] : "";
+  if (mode != "0" && mode != "1" && mode != "2") {
     std::fprintf(stderr, "usage: %s REPLAY-FILE 0|1|2\n", argv[0]);
     return 64;
   }
@@ -33,7 +34,7 @@ int main(int argc, char **argv) {
     return 64;
   }
   int rc = run.args.run(&imeta_driver_run, run.path.c_str(), run.numSeqs,
-                        std::atoi(argv[2]), out);
+                        mode[0] - '0', out);
   std::fputs(out.c_str(), rc == 0 ? stdout : stderr);
   if (rc != 0)
     std::fputc('\n', stderr);
