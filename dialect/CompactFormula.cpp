@@ -149,6 +149,7 @@ private:
   FailureOr<Value> gather(Location at);
   FailureOr<Value> select(Location at);
   FailureOr<Value> toInt(Location at);
+  FailureOr<Value> previous(Location at);
   FailureOr<Operation *> symbolArgument(StringRef &id);
   FailureOr<Value> name(StringRef name, bool symbolOnly);
   FailureOr<Value> indexed(StringRef name);
@@ -815,8 +816,77 @@ FailureOr<Value> FormulaParser::toInt(Location at) {
   return arith::ExtUIOp::create(b, at, i32, *c).getResult();
 }
 
+/// `prev()`, `prev(k)`: the field's own value (its k-th) at the previous
+/// sequence, 0 at the first: a fold over the sequences.
+FailureOr<Value> FormulaParser::previous(Location at) {
+  const size_t callAt = nameStart;
+  auto field = dyn_cast<FieldOp>(owner);
+  auto refuseOwn = [&] {
+    return failAt(callAt, "prev() is the field's value at the previous "
+                          "sequence; only a 'seq' field without cols, over "
+                          "every sequence, has one (prev(x) reads field x's)");
+  };
+  if (!field || field.getDomain() == Domain::scalar)
+    return failAt(callAt, "prev() reads a value at the previous sequence; "
+                          "a scalar is computed once for the batch");
+  bool ownFold = field.getDomain() == Domain::seq && !field.getCountAttr() &&
+                 !field.getColsAttr();
+  int64_t column = 0;
+  // prev(x): field x's value, or this field's where x names it.
+  size_t before = pos;
+  StringRef id = identifier();
+  if (!id.empty() && peek(")") && !locals.lookup(id) &&
+      !syntax::pointName(id)) {
+    Operation *def = lookupSymbol(owner->getParentOfType<SpecOp>(),
+                                  b.getStringAttr(id));
+    auto other = dyn_cast_or_null<FieldOp>(def);
+    if (!other)
+      return failAt(callAt, formatv("prev({0}) reads a field at the previous "
+                                    "sequence; '{0}' is {1}",
+                                    id, def ? kindOf(def) : "no symbol")
+                                .str());
+    if (failed(expect(")")))
+      return failure();
+    if (other == field && !ownFold)
+      return refuseOwn();
+    if (other == field)
+      return PrevOp::create(b, at, field.getFormulaType().value_or(i32),
+                            FlatSymbolRefAttr(), b.getI64IntegerAttr(0))
+          .getResult();
+    Type type = other.getFormulaType().value_or(
+        other.getBody().empty() ? Type(i32) : other.getElementType());
+    return PrevOp::create(b, at, type,
+                          FlatSymbolRefAttr::get(b.getContext(), id),
+                          b.getI64IntegerAttr(0))
+        .getResult();
+  }
+  pos = before;
+  if (!ownFold)
+    return refuseOwn();
+  if (!accept(")")) {
+    FailureOr<Value> v = typed(ternary(), i32, "prev()");
+    if (failed(v))
+      return failure();
+    auto c = v->getDefiningOp<arith::ConstantIntOp>();
+    if (!c || c.value() < 0)
+      return failAt(callAt, "prev(k) takes which of the field's values, a "
+                            "number: prev(0), prev(1), ...");
+    column = c.value();
+    if (v->use_empty())
+      c->erase();
+    if (failed(expect(")")))
+      return failure();
+  }
+  Type type = field.getFormulaType().value_or(i32);
+  return PrevOp::create(b, at, type, FlatSymbolRefAttr(),
+                        b.getI64IntegerAttr(column))
+      .getResult();
+}
+
 FailureOr<Value> FormulaParser::call(StringRef fn) {
   Location at = locAt(nameStart);
+  if (fn == "prev")
+    return previous(at);
   if (fn == "count")
     return count(at);
   if (fn == "select")

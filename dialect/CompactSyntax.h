@@ -36,7 +36,7 @@ inline constexpr BuiltinName kPointNames[] = {
 inline constexpr llvm::StringLiteral kFunctionNames[] = {
     "count",  "select",      "int",    "gather", "len",    "total",
     "ratio_min", "ratio_count", "sum_of", "max_of", "min_of", "min",
-    "max",    "floordiv",    "ceildiv", "clamp"};
+    "max",    "floordiv",    "ceildiv", "clamp",  "prev"};
 
 /// What bare name `name` means in a formula, or null where it is no
 /// built-in.

@@ -105,6 +105,13 @@ public:
   /// `index` (the context's `c.h_X` unless the scope says otherwise).
   virtual std::string hostValue(mlir::Operation *def,
                                 const std::string &index);
+  /// Value `column` of the field being computed at the previous sequence,
+  /// 0 at the first (imeta.prev), or "" where the code computing it keeps
+  /// no earlier sequence's values (only the host stage does).
+  virtual std::string previous(int64_t column) {
+    (void)column;
+    return "";
+  }
   /// The batch's number of sequences (`c.num_seqs`, or the scope's).
   virtual std::string numSeqs() { return "c.num_seqs"; }
   /// Where the enclosing code holds the value of the unbucketed seq field

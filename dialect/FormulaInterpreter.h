@@ -79,6 +79,9 @@ public:
   virtual mlir::LogicalResult entries(mlir::FlatSymbolRefAttr def,
                                       llvm::ArrayRef<int64_t> &out) = 0;
 
+  /// Value `column` of the field being computed at the previous sequence
+  /// (0 at the first): imeta.prev.
+  virtual mlir::LogicalResult previous(int64_t column, int64_t &out) = 0;
   /// " (RULE)" after an overflow's message, where the spec names the rule.
   virtual std::string overflowSuffix() = 0;
   /// " at FILE:LINE:COL" of `op`, or nothing.

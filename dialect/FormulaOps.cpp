@@ -71,6 +71,24 @@ LogicalResult ColIndexOp::evaluate(FormulaInterpreter &in) {
 LogicalResult RatioOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, in.ratio());
 }
+LogicalResult PrevOp::evaluate(FormulaInterpreter &in) {
+  int64_t v = 0;
+  if (FlatSymbolRefAttr field = getFieldAttr()) {
+    ArrayRef<int64_t> values;
+    if (failed(in.entries(field, values)))
+      return failure();
+    if (in.seq() > 0)
+      v = values[in.seq() - 1];
+    return in.set(*this, v);
+  }
+  if (failed(in.previous(getColumn(), v)))
+    return failure();
+  return in.set(*this, v);
+}
+void PrevOp::getFieldDependencies(SmallVectorImpl<FlatSymbolRefAttr> &deps) {
+  if (FlatSymbolRefAttr field = getFieldAttr())
+    deps.push_back(field);
+}
 LogicalResult NumSeqsOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, in.numSeqs());
 }
@@ -340,6 +358,13 @@ LogicalResult ColIndexOp::inferRange(RangeRuleBuilder &r) {
 LogicalResult RatioOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this, r.ratio());
 }
+LogicalResult PrevOp::inferRange(RangeRuleBuilder &r) {
+  // The field's values: its host array, as any read of it.
+  Operation *field = getFieldAttr()
+                         ? lookupSpecSymbol<FieldOp>(*this, getFieldAttr())
+                         : getFormulaContext(*this).owner;
+  return r.leaf(*this, r.hostArray(field));
+}
 LogicalResult NumSeqsOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this, "r_exact(N)");
 }
@@ -453,6 +478,23 @@ LogicalResult ColIndexOp::emitCpp(CppFormulaPrinter &p) {
 }
 LogicalResult RatioOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, p.ratio());
+}
+LogicalResult PrevOp::emitCpp(CppFormulaPrinter &p) {
+  if (FlatSymbolRefAttr name = getFieldAttr()) {
+    auto field = lookupSpecSymbol<FieldOp>(*this, name);
+    std::string i = p.seq();
+    std::string at = p.hostValue(
+        field, p.bucketIndex(field.getRatiosAttr()) + " * " + p.numSeqs() +
+                   " + (" + i + " - 1)");
+    return p.alias(*this, formatv("({0} > 0 ? int64_t({1}) : int64_t(0))", i,
+                                  at)
+                              .str());
+  }
+  std::string v = p.previous(getColumn());
+  if (v.empty())
+    return emitOpError("reads the previous sequence's value, which only the "
+                       "host stage keeps");
+  return p.alias(*this, v);
 }
 LogicalResult NumSeqsOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, p.numSeqs());

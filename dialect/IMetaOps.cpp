@@ -977,6 +977,34 @@ IMETA_CONTEXT_VERIFIER(RatioOp, bool(ctx.ratios),
                        "a field or rule bucketed 'over' a ratio set")
 #undef IMETA_CONTEXT_VERIFIER
 
+LogicalResult PrevOp::verify() {
+  FormulaContext ctx = getFormulaContext(*this);
+  auto field = dyn_cast_or_null<FieldOp>(ctx.owner);
+  if (getFieldAttr()) {
+    if (!field || ctx.domain == Domain::scalar)
+      return emitOpError("reads a field at the previous sequence: only a "
+                         "'seq' or 'rows' field has a sequence");
+    return success(); // the field read: verifySymbolUses
+  }
+  if (!field || ctx.domain != Domain::seq || ctx.count || ctx.cols)
+    return emitOpError("reads the field's value at the previous sequence: "
+                       "only a 'seq' field of the whole batch without "
+                       "'cols' has one");
+  if (field.getFormula() || field.getBody().empty())
+    return success(); // checked once expanded
+  unsigned width = field.getWidth();
+  if (getColumn() >= uint64_t(width))
+    return emitOpError("reads value ")
+           << getColumn() << " of the previous sequence's, but field @"
+           << field.getSymName() << " has " << width << " value"
+           << (width == 1 ? "" : "s") << " a sequence";
+  if (getType() != field.getElementType())
+    return emitOpError("is ") << getType() << " but field @"
+                              << field.getSymName() << " holds "
+                              << field.getElementType();
+  return success();
+}
+
 LogicalResult GetConfigOp::verifySymbolUses(SymbolTableCollection &tables) {
   SymbolLookupScope scope(tables);
   auto param = resolve<ConfigOp>(*this, tables, getParamAttr(),
@@ -1049,6 +1077,24 @@ LogicalResult ConfigAtOp::verifySymbolUses(SymbolTableCollection &tables) {
 LogicalResult ConfigLenOp::verifySymbolUses(SymbolTableCollection &tables) {
   SymbolLookupScope scope(tables);
   return verifyConfigList(*this, tables);
+}
+
+LogicalResult PrevOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
+  if (!getFieldAttr())
+    return success();
+  auto field = resolve<FieldOp>(*this, tables, getFieldAttr(), "field");
+  if (failed(field))
+    return failure();
+  if (field->getDomain() != Domain::seq || field->getCountAttr() ||
+      field->getCols() || field->getWidth() != 1 || getColumn() != 0)
+    return emitOpError("reads ")
+           << getFieldAttr() << " at the previous sequence: a 'seq' field "
+           << "of one value over every sequence has one";
+  if (failed(verifyRatioUse(*this, getFormulaContext(*this).ratios,
+                            field->getRatiosAttr(), getFieldAttr())))
+    return failure();
+  return checkResultType(*this, field->getElementType(), getFieldAttr());
 }
 
 LogicalResult GetOp::verifySymbolUses(SymbolTableCollection &tables) {

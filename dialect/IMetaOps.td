@@ -520,6 +520,34 @@ def IMeta_RatioOp : IMeta_ContextOp<"ratio", ["isBucketInvariantRead"]> {
   }];
 }
 
+def IMeta_PrevOp : IMeta_FormulaOp<"prev", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>],
+    ["getFieldDependencies"]> {
+  let summary = "a field's value at the previous sequence (a fold)";
+  let description = [{
+    In a `seq` field, the value (the `column`-th of its values) this field
+    took at the previous sequence, or, naming another `seq` field of one
+    value, that field's; 0 (false) at the first sequence. A field that
+    reads its own is a fold over the sequences in batch order whose state
+    is its values: FlashMLA's tile scheduler carries the SM part it
+    reached and the payload left there from sequence to sequence.
+    Computed on the host stage in order (a GPU path runs it there: no
+    device step).
+
+    ```mlir
+    %left = imeta.prev [0] : i32        // this field's
+    %part = imeta.prev @part [0] : i32  // field @part's
+    ```
+    compact: `prev()`, `prev(1)` (this field's values), `prev(part)`.
+  }];
+  let arguments = (ins OptionalAttr<FlatSymbolRefAttr>:$field,
+                       I64Attr:$column);
+  let results = (outs IMeta_Int:$result);
+  let assemblyFormat =
+      "($field^)? `[` $column `]` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def IMeta_NumSeqsOp : IMeta_FormulaOp<"num_seqs"> {
   let summary = "the number of sequences N of the batch";
   let description = [{ `%N = imeta.num_seqs : i32` }];

@@ -282,6 +282,7 @@ llvm::Error Evaluator::evaluateField(FieldOp field, int64_t ratio,
   case Domain::seq:
     if (llvm::Error err = reserveCols(numSeqs()))
       return err;
+    body.setOwnValues(&out.data, field.getWidth());
     for (int64_t i = 0; i < numSeqs(); ++i)
       if (llvm::Error err = runAt(Point{i, -1, -1, -1, ratio}))
         return within(std::move(err), formatv("sequence {0}", i));

@@ -71,6 +71,20 @@ public:
   }
   /// Whether `error` is a read field's (ReadFailure): it names its field.
   bool readFailure = false;
+  /// The field's values so far, `ownWidth` a sequence (imeta.prev).
+  const std::vector<int64_t> *own = nullptr;
+  int64_t ownWidth = 1;
+
+  LogicalResult previous(int64_t column, int64_t &out) override {
+    out = 0;
+    if (p->seq <= 0)
+      return success();
+    size_t at = size_t((p->seq - 1) * ownWidth + column);
+    if (!own || at >= own->size())
+      return fail("imeta.prev: the previous sequence's value is not kept");
+    out = (*own)[at];
+    return success();
+  }
   const Point *p = nullptr;
   const BlockPlan *entry = nullptr;
 
@@ -280,6 +294,12 @@ FormulaRunner::FormulaRunner(Evaluator &ev, Region &body)
     : impl(std::make_unique<Interpreter>(ev, body)) {}
 
 FormulaRunner::~FormulaRunner() = default;
+
+void FormulaRunner::setOwnValues(const std::vector<int64_t> *values,
+                                 int64_t width) {
+  impl->own = values;
+  impl->ownWidth = width;
+}
 
 int64_t FormulaRunner::lastValue(Operation *op) const {
   return impl->lastValue(op);

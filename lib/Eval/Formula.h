@@ -35,6 +35,9 @@ public:
 
   /// Runs the body at `point`; appends the yielded values to `out`.
   llvm::Error run(const Point &point, llvm::SmallVectorImpl<int64_t> &out);
+  /// The values the field computed so far, `width` a point: what
+  /// imeta.prev reads at the previous sequence (a seq field's runner).
+  void setOwnValues(const std::vector<int64_t> *values, int64_t width);
   /// The value `op` (of the body's top block) took in the last run that
   /// reached it (a broken rule's operands).
   int64_t lastValue(mlir::Operation *op) const;

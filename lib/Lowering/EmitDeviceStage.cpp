@@ -118,6 +118,10 @@ std::string DeviceStageEmitter::blocker(const SpecLayout &L,
     if ((values && values.getCols()) || L.isWideHostValue(op))
       return "its host value '" + symName(op) +
              "' has several columns per sequence";
+    if (op->walk([](PrevOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return "field '" + symName(op) + "' is a fold over the sequences "
+             "(prev), computed one sequence after another on the host";
   }
   return "";
 }

@@ -807,6 +807,11 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
   scope.ratios = set;
   bool perSeq = field.getDomain() == Domain::seq;
   scope.seq = perSeq ? "i" : "-1";
+  if (perSeq) {
+    // What imeta.prev reads: this step's own stores, sequence by sequence.
+    scope.ownValues = formatv("H.h_{0} + b * {1}", name, L.hostStride(field));
+    scope.ownWidth = L.hostWidth(field);
+  }
   commentFormula(cs, field);
   std::optional<CodeStream::Scope> bucketLoop, seqLoop;
   openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);

@@ -197,6 +197,14 @@ public:
     return array + "[" + index + "]";
   }
   std::string numSeqs() override { return s.numSeqs; }
+  std::string previous(int64_t column) override {
+    if (s.ownValues.empty())
+      return "";
+    return formatv("({0} > 0 ? int64_t(({1})[({0} - 1) * {2} + {3}]) : "
+                   "int64_t(0))",
+                   s.seq, s.ownValues, s.ownWidth, column)
+        .str();
+  }
   std::string seqLocal(Operation *field) override {
     return s.seqLocals.lookup(field);
   }

@@ -140,6 +140,11 @@ struct FormulaScope {
   llvm::function_ref<std::string(mlir::Operation *)> hostArray;
   std::string numSeqs = "c.num_seqs";
   llvm::DenseMap<mlir::Operation *, std::string> seqLocals;
+  /// In the host stage's step of a seq field: its values for this bucket
+  /// (`H.h_X + b * stride`) and their count a sequence, which imeta.prev
+  /// reads at sequence i - 1; "" elsewhere (no earlier sequence's values).
+  std::string ownValues;
+  std::string ownWidth = "1";
 };
 
 /// Emits `body`; `results` receives the C++ names of the yielded values.

@@ -428,3 +428,52 @@ imeta.spec @s {
   imeta.field @f seq = "gather(q_p, 0)"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
+
+// -----
+
+// prev: a fold's own values in a seq field over every sequence; another
+// field's of one value anywhere a sequence is.
+imeta.spec @s {
+  imeta.input @q : i32
+  // expected-error @below {{prev() reads a value at the previous sequence; a scalar is computed once for the batch}}
+  imeta.field @f scalar = "prev()"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @w : i32
+  imeta.input @q : i32
+  // expected-error @below {{prev() is the field's value at the previous sequence; only a 'seq' field without cols, over every sequence, has one (prev(x) reads field x's)}}
+  imeta.field @f seq cols(@w) = "prev() + col"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  // expected-error @below {{reads value 2 of the previous sequence's, but field @f has 2 values a sequence}}
+  imeta.field @f seq = "q + prev(2), q"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @two seq = "q, q"
+  // expected-error @below {{reads @two at the previous sequence: a 'seq' field of one value over every sequence has one}}
+  imeta.field @f seq = "prev(two)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  // expected-error @below {{prev(q) reads a field at the previous sequence; 'q' is an input}}
+  imeta.field @f seq = "prev(q)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
