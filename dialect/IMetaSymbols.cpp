@@ -78,6 +78,12 @@ bool imeta::ratioSetContains(Operation *from, FlatSymbolRefAttr outer,
   return containsImpl(from, outer, inner, 0);
 }
 
+StringRef imeta::reportedName(Operation *def) {
+  if (auto as = def->getAttrOfType<StringAttr>(kReportedAsAttr))
+    return as.getValue();
+  return SymbolTable::getSymbolName(def).getValue();
+}
+
 FlatSymbolRefAttr imeta::getRatios(Operation *fieldOrPrefix) {
   if (auto field = dyn_cast<FieldOp>(fieldOrPrefix))
     return field.getRatiosAttr();

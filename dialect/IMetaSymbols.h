@@ -88,6 +88,14 @@ bool ratioSetContains(mlir::Operation *from, mlir::FlatSymbolRefAttr outer,
 /// prefix sum's source's.
 mlir::FlatSymbolRefAttr getRatios(mlir::Operation *fieldOrPrefix);
 
+/// The attribute a lowering puts on a field or prefix sum it made for one
+/// the user wrote: the user's name, which its failures give.
+inline constexpr llvm::StringLiteral kReportedAsAttr = "imeta.reported_as";
+
+/// The name failures give field or prefix sum `def`: the user's one it
+/// stands for (kReportedAsAttr), else its own.
+llvm::StringRef reportedName(mlir::Operation *def);
+
 /// Checks that values bucketed by `used` can be read from a context bucketed
 /// by `reader`; emits an error on `user` otherwise.
 mlir::LogicalResult verifyRatioUse(mlir::Operation *user,

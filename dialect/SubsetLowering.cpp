@@ -313,6 +313,10 @@ PrefixSumOp SubsetLowering::perSeqSum(OpBuilder &b, PrefixSumOp sum,
   auto perSeq = PrefixSumOp::create(
       b, loc, freshName(spec, sum.getSymName() + "_over_seqs"),
       ref(summands), type);
+  // Its failures (an overflow) are the user's sum's.
+  perSeq->setAttr(kReportedAsAttr, sum.getSymNameAttr());
+  if (!summands->hasAttr(kReportedAsAttr))
+    summands->setAttr(kReportedAsAttr, sum.getSymNameAttr());
   tables.getSymbolTable(spec).insert(perSeq);
   return perSeq;
 }

@@ -134,9 +134,8 @@ llvm::Expected<const FieldValue *> Evaluator::evaluateOne(Operation *def,
     // Kept: a later read gets the same words without computing again.
     std::string text =
         llvm::toString(within(std::move(err),
-                              "field '" +
-                                  SymbolTable::getSymbolName(def).getValue() +
-                                  "'" + bucketText(def, ratio)));
+                              "field '" + reportedName(def) + "'" +
+                                  bucketText(def, ratio)));
     failures[key] = text;
     return llvm::make_error<ReadFailure>(std::move(text));
   }

@@ -679,7 +679,8 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
                                             unsigned id) {
   std::string name = field.getSymName().str();
   bool perSeq = field.getDomain() == Domain::seq;
-  FormulaScope scope = stepScope(st.owner(name), field.getRatiosAttr(), perSeq);
+  FormulaScope scope =
+      stepScope(st.owner(reportedName(field)), field.getRatiosAttr(), perSeq);
   std::string width = L.hostWidth(field);
   // One value a sequence, computed in a pass over the sequences: the
   // steps after it in the pass read its local.
@@ -1048,7 +1049,7 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
       cs.line("  return std::string(\"field '{0}'\"){2} + \": sequence \" + "
               "std::to_string(i) + \": i32 overflow: the sum reaches \" + "
               "std::to_string(rec.value){1};",
-              sum.getSymName(), L.overflowSuffix(), bucket);
+              reportedName(sum), L.overflowSuffix(), bucket);
       continue;
     }
     auto rule = cast<RequireOp>(op);

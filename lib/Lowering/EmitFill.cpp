@@ -453,7 +453,7 @@ void FillEmitter::openBuckets(CodeStream &cs, SpaceLoops &sp, FieldOp field,
 
 FormulaScope FillEmitter::scopeOf(SpaceLoops &sp, FieldOp field, StringRef b) {
   FormulaScope scope;
-  scope.ownerId = st.owner(field.getSymName());
+  scope.ownerId = st.owner(reportedName(field));
   scope.seq = "i";
   scope.row = "j";
   scope.globalRow = "r";

@@ -699,7 +699,7 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
     cs.line("if (!imeta_fits32(acc)) return failure(std::string(\"field '{0}'\"){2} + "
             "\": sequence \" + std::to_string(i) + \": i32 overflow: the sum "
             "reaches \" + std::to_string(acc){1});",
-            name, L.overflowSuffix(), sumBucketSuffix(st, sum, "b"));
+            reportedName(sum), L.overflowSuffix(), sumBucketSuffix(st, sum, "b"));
   cs.line("H.h_{0}[b * {1} + i{2}] = int32_t({3});", name, L.hostLength(sum),
           excl ? " + 1" : "", acc);
 }
@@ -803,7 +803,7 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
   std::string name = field.getSymName().str();
   FlatSymbolRefAttr set = field.getRatiosAttr();
   FormulaScope scope;
-  scope.ownerId = st.owner(name);
+  scope.ownerId = st.owner(reportedName(field));
   scope.ratios = set;
   bool perSeq = field.getDomain() == Domain::seq;
   scope.seq = perSeq ? "i" : "-1";
