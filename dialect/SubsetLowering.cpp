@@ -172,6 +172,15 @@ LogicalResult SubsetLowering::checkReads(Operation *root) {
         .str();
   };
   WalkResult walk = root->walk([&](Operation *op) {
+    if (auto reduce = dyn_cast<ReduceOp>(op); reduce && reduce.getColumn())
+      if (FieldOp cond = subsetOf(reduce.getFieldAttr(), op)) {
+        reduce.emitOpError("reduces ")
+            << reduce.getFieldAttr() << " per column, a field over the "
+            << "sequences where @" << cond.getSymName() << " holds; a "
+            << "column is reduced over every sequence: reduce a field over "
+            << "every sequence that is 0 (or the identity) past the members";
+        return WalkResult::interrupt();
+      }
     FlatSymbolRefAttr read;
     if (auto get = dyn_cast<GetOp>(op))
       read = get.getFieldAttr();

@@ -477,3 +477,14 @@ imeta.spec @s {
   imeta.field @f seq = "prev(q)"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }
+
+// -----
+
+imeta.spec @s {
+  imeta.input @q : i32
+  imeta.field @is_prefill seq = "q > 1" : i1
+  imeta.field @pair seq(@is_prefill) = "q, q + 1"
+  // expected-error @below {{reduces @pair per column, a field over the sequences where @is_prefill holds; a column is reduced over every sequence}}
+  imeta.field @f scalar = "max_of(pair, 1)"
+  imeta.path @p target(cpu) { imeta.output "f" = @f }
+}
