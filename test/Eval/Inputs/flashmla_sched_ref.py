@@ -32,8 +32,9 @@ Each batch is run by imeta-run on the evaluator and on the generated C++
 import json
 import os
 import random
-import subprocess
 import sys
+
+from ref_compare import mismatches
 
 TILE_SCHEDULER_METADATA_SIZE = 8
 
@@ -130,30 +131,6 @@ def random_batch(rng, n):
             "sequences": [{"seqlen_k": k} for k in seqs]}
 
 
-def same(a, b):
-    # Exact, bool told apart from int (True == 1 in Python).
-    if type(a) != type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def show(v):
-    s = json.dumps(v)
-    return s if len(s) <= 200 else s[:200] + f"... ({len(v)} entries)"
-
-
-def first_diff(got, want):
-    if isinstance(got, list) and isinstance(want, list):
-        for i, (x, y) in enumerate(zip(got, want)):
-            if not same(x, y):
-                return f" (first at [{i}]: {json.dumps(x)} vs {json.dumps(y)})"
-        if len(got) != len(want):
-            return f" (lengths {len(got)} vs {len(want)})"
-    return ""
-
-
 def describe(batch, want):
     b = len(batch["sequences"])
     parts = batch["config"]["num_sm_parts"]
@@ -177,27 +154,8 @@ def main():
         want = reference(batch)
         bad_here = []
         for backend in [None, "cpu"]:
-            cmd = [imeta_run, spec, "--path", "sched", "--batch", path]
-            if backend:
-                cmd += ["--backend", backend]
-            name = backend or "evaluator"
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                bad_here.append(f"{name}: imeta-run failed: "
-                                f"{r.stderr.strip()}")
-                continue
-            got = json.loads(r.stdout)
-            for k in sorted(set(want) | set(got)):
-                if k not in got:
-                    bad_here.append(f"{name}: {k} missing, FlashMLA "
-                                    f"{show(want[k])}")
-                elif k not in want:
-                    bad_here.append(f"{name}: {k} present ({show(got[k])}),"
-                                    f" not a FlashMLA output")
-                elif not same(got[k], want[k]):
-                    bad_here.append(f"{name}: {k} got {show(got[k])}, "
-                                    f"FlashMLA {show(want[k])}"
-                                    f"{first_diff(got[k], want[k])}")
+            bad_here += mismatches(imeta_run, spec, "sched", path, want,
+                                   backend, "FlashMLA")
         status = "ok" if not bad_here else f"{len(bad_here)} MISMATCHES"
         print(f"batch {n} ({describe(batch, want)}): {status} ({path})")
         for b in bad_here:

@@ -30,8 +30,9 @@ _compute_prefix_caching_block_indices (mamba_attn.py).
 import json
 import os
 import random
-import subprocess
 import sys
+
+from ref_compare import mismatches
 
 PAD_SLOT_ID = -1
 BLOCK_M = 8
@@ -155,10 +156,6 @@ def reference(batch):
     return out
 
 
-def cdiv(a, b):
-    return -(-a // b)
-
-
 def reference_prefix_caching(batch):
     # The same build with enable_prefix_caching: state_indices_tensor the
     # whole block_table_tensor (rows padded to max_num_blocks, 0 here), and
@@ -213,20 +210,6 @@ def random_batch(rng, shape):
             "sequences": seqs}
 
 
-def same(a, b):
-    # Exact, bool told apart from int (True == 1 in Python).
-    if type(a) != type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
-def show(v):
-    s = json.dumps(v)
-    return s if len(s) <= 200 else s[:200] + f"... ({len(v)} entries)"
-
-
 def describe(want):
     return (f"{want['num_decodes']} decodes, {want['num_prefills']} "
             f"prefills, {len(want.get('seq_idx_p', []))} chunks")
@@ -252,26 +235,8 @@ def main():
                                     ("cpu", "mamba2_prefix_caching",
                                      reference_prefix_caching)]:
             want = ref(batch)
-            cmd = [imeta_run, spec, "--path", vpath, "--batch", path]
-            if backend:
-                cmd += ["--backend", backend]
-            name = vpath + " " + (backend or "evaluator")
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                bad_here.append(f"{name}: imeta-run failed: "
-                                f"{r.stderr.strip()}")
-                continue
-            got = json.loads(r.stdout)
-            for k in sorted(set(want) | set(got)):
-                if k not in got:
-                    bad_here.append(f"{name}: {k} missing, vLLM "
-                                    f"{show(want[k])}")
-                elif k not in want:
-                    bad_here.append(f"{name}: {k} present ({show(got[k])}),"
-                                    f" vLLM leaves it None")
-                elif not same(got[k], want[k]):
-                    bad_here.append(f"{name}: {k} got {show(got[k])}, vLLM "
-                                    f"{show(want[k])}")
+            bad_here += mismatches(imeta_run, spec, vpath, path, want,
+                                   backend, "vLLM")
         status = "ok" if not bad_here else f"{len(bad_here)} MISMATCHES"
         print(f"batch {n} ({describe(want)}, chunk_size "
               f"{batch['config']['chunk_size']}): {status} ({path})")
