@@ -10,7 +10,8 @@
 //     `< <= > >= == !=`, `&& || !` (i1), `c ? a : b` (only the side taken
 //     is evaluated: a read on the other cannot fail);
 //   - the point: `i` (sequence), `j` (row in the sequence), `r` (row in
-//     the field), `col`, `n` (the bucket's ratio), `N` (sequences);
+//     the field; in a field over a subset, the member's index), `col`,
+//     `n` (the bucket's ratio), `N` (sequences);
 //   - the spec's symbols by name (or `@name`): a config parameter, a
 //     scalar input, a field; `x[e]` reads a list input, a config list or
 //     a prefix sum at e; `len(x)` a list's length, `total(x)` a sum's
@@ -24,7 +25,10 @@
 //   - `min(a, b)`, `max(a, b)`, `clamp(x, lo, hi)`, `floordiv(a, b)`,
 //     `ceildiv(a, b)`, `ratio_min(set)`, `ratio_count(set)`,
 //     `sum_of(f)`, `max_of(f)`, `min_of(f)` (imeta.reduce; of a rows
-//     field, its rows: dialect/RowsReduction.h);
+//     field, its rows: dialect/RowsReduction.h; of a field over a subset,
+//     its members: dialect/SubsetLowering.h);
+//   - `prev()`, `prev(k)`: a seq field's own (k-th) value at the previous
+//     sequence, 0 at the first (a fold); `prev(x)` field x's (imeta.prev);
 //   - `name(args)`: a sub-formula of the spec (`imeta.formula @name(p, q)
 //     = "..."`), its ops in place with the arguments (i32) for its
 //     parameters.
