@@ -167,6 +167,12 @@ def run_spec(spec_file, batch_file, only, args):
             if not isinstance(value, list) and isinstance(g, list) \
                     and len(g) == 1:
                 g = g[0]
+            # A scalar of several values (cols) is that row's values.
+            if isinstance(value, list) and (not value or
+                                            not isinstance(value[0], list)) \
+                    and isinstance(g, list) and len(g) == 1 \
+                    and isinstance(g[0], list):
+                g = g[0]
             if isinstance(value, list) and value and \
                     isinstance(value[0], list) and g is not None:
                 g = [[x if y != -1 else -1 for x, y in zip(gr, wr)]
