@@ -520,6 +520,8 @@ static std::string kindOf(Operation *def) {
   }
   if (isa<PrefixSumOp>(def))
     return "a prefix sum";
+  if (isa<AxisOp>(def))
+    return "an axis";
   if (isa<RatiosOp, RatioUnionOp>(def))
     return "a ratio set";
   if (isa<FormulaDefOp>(def))
@@ -574,7 +576,7 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
   if (id == "col" && !hasCols)
     return refuse("and only a field with `cols(@width)` has columns");
   if (id == "n" && !hasRatios)
-    return refuse("and only a field or rule `over` a ratio set has buckets");
+    return refuse("and only a field or rule `over` a ratio set or an axis has buckets");
   pos = after;
   return success();
 }
@@ -635,7 +637,7 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
                         id, kindOf(def)));
   }
   // ratio_min, ratio_count
-  if (isa<RatiosOp, RatioUnionOp>(def))
+  if (isBucketSet(def))
     return success();
   return fail(formatv("{0}() reads a ratio set; '{1}' is {2}", fn, id,
                       kindOf(def)));

@@ -11,7 +11,7 @@
 //     is evaluated: a read on the other cannot fail);
 //   - the point: `i` (sequence), `j` (row in the sequence), `r` (row in
 //     the field; in a field over a subset, the member's index), `col`,
-//     `n` (the bucket's ratio), `N` (sequences);
+//     `n` (the bucket's ratio or axis index), `N` (sequences);
 //   - the spec's symbols by name (or `@name`): a config parameter, a
 //     scalar input, a field; `x[e]` reads a list input, a config list or
 //     a prefix sum at e; `len(x)` a list's length, `total(x)` a sum's

@@ -25,7 +25,7 @@ inline constexpr BuiltinName kPointNames[] = {
     {"j", "the row within the sequence"},
     {"r", "the row within the field"},
     {"col", "the column"},
-    {"n", "the bucket's ratio"},
+    {"n", "the bucket's ratio or axis index"},
     {"N", "the number of sequences"},
     {"true", "the condition that holds"},
     {"false", "the condition that does not hold"},

@@ -128,6 +128,9 @@ static std::string howToRead(Operation *def, FlatSymbolRefAttr sym) {
            name;
   if (isa<FieldOp>(def))
     return "; it is a field: read it with imeta.get @" + name;
+  if (isa<AxisOp>(def))
+    return "; it is an axis: read it with imeta.ratio_count, or bucket a "
+           "field `over` it";
   if (isa<RatiosOp, RatioUnionOp>(def))
     return "; it is a ratio set: read it with imeta.ratio_min, "
            "imeta.ratio_count, or bucket a field `over` it";
@@ -150,14 +153,22 @@ static FailureOr<OpT> resolve(Operation *user, SymbolTableCollection &tables,
   return op;
 }
 
+/// Finds `sym` as a bucket set: a ratio set or union, or (unless
+/// `ratiosOnly`: a union's members) an axis.
 static LogicalResult resolveRatioSet(Operation *user,
                                      SymbolTableCollection &tables,
-                                     FlatSymbolRefAttr sym) {
+                                     FlatSymbolRefAttr sym,
+                                     bool ratiosOnly = false) {
   Operation *def = tables.lookupNearestSymbolFrom(user, sym);
   if (!def)
     return user->emitOpError("unknown ratio set ") << sym;
-  if (!isa<RatiosOp, RatioUnionOp>(def))
-    return user->emitOpError() << sym << " is not a ratio set";
+  if (ratiosOnly && isa<AxisOp>(def))
+    return user->emitOpError()
+           << sym << " is an axis (indices 0 .. K-1), which joins no union "
+                     "of ratio sets";
+  if (!isBucketSet(def))
+    return user->emitOpError()
+           << sym << " is not a ratio set or an axis" << howToRead(def, sym);
   return success();
 }
 
@@ -314,8 +325,22 @@ RatioUnionOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (getMembers().empty())
     return emitOpError("needs at least one member");
   for (Attribute m : getMembers())
-    if (failed(resolveRatioSet(*this, tables, cast<FlatSymbolRefAttr>(m))))
+    if (failed(resolveRatioSet(*this, tables, cast<FlatSymbolRefAttr>(m),
+                               /*ratiosOnly=*/true)))
       return failure();
+  return success();
+}
+
+LogicalResult AxisOp::verifySymbolUses(SymbolTableCollection &tables) {
+  SymbolLookupScope scope(tables);
+  FailureOr<ConfigOp> count =
+      resolve<ConfigOp>(*this, tables, getCountAttr(), "config parameter");
+  if (failed(count))
+    return failure();
+  if (!count->getType().isInteger(32) || count->getOptional())
+    return emitOpError("counts its indices with ")
+           << getCountAttr()
+           << ", which must be a required i32 config parameter";
   return success();
 }
 
@@ -920,7 +945,8 @@ LogicalResult SpecOp::verifyRegions() {
   if (failed(checkCppName(*this, getSymName(), "spec name")))
     return failure();
   for (Operation &op : getBody().front()) {
-    if (!isa<ConfigOp, RatiosOp, RatioUnionOp, InputOp, FieldOp, PrefixSumOp,
+    if (!isa<ConfigOp, RatiosOp, RatioUnionOp, AxisOp, InputOp, FieldOp,
+             PrefixSumOp,
              RequireOp, PathOp, FormulaDefOp>(op))
       return op.emitOpError("cannot appear at the top of an imeta.spec");
     if (auto sym = op.getAttrOfType<StringAttr>(

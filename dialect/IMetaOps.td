@@ -106,6 +106,28 @@ def IMeta_RatioUnionOp : IMeta_Op<"ratio_union", [Symbol, HasParent<"SpecOp">,
   let assemblyFormat = "$sym_name `=` $members attr-dict";
 }
 
+def IMeta_AxisOp : IMeta_Op<"axis", [Symbol, HasParent<"SpecOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "an outer axis: the indices 0 .. K-1 of a config count";
+  let description = [{
+    An index set other than the sequences (TensorRT-LLM's KV cache pools,
+    a loop, a chunk): the buckets 0 .. K-1, K an i32 config parameter (at
+    most 16). A field declared `over` an axis has one bucket a index, `n`
+    the index; its output is laid out `[K][rows][width]`, the axis outer
+    (bucket `p` of output `NAME` is `NAME.p` in the field file). An axis
+    is used as a ratio set is (`over`, `ratio_count`) but joins no union.
+
+    ```mlir
+    imeta.config @num_pools : i32 {min = 0 : i64}
+    imeta.axis @pools = @num_pools
+    imeta.field @offsets seq cols(@w) over @pools = "..."
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, FlatSymbolRefAttr:$count,
+                       OptionalAttr<StrAttr>:$rule);
+  let assemblyFormat = "$sym_name `=` $count attr-dict";
+}
+
 def IMeta_InputOp : IMeta_Op<"input", [Symbol, HasParent<"SpecOp">,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "a per-sequence input from the scheduler";
@@ -188,7 +210,8 @@ def IMeta_FieldOp : IMeta_Op<"field", [Symbol, HasParent<"SpecOp">,
       prefix sum of it has one entry per member (and the closing one).
       `imeta-expand-formulas` lowers it to a `rows` field of a hidden
       `cond ? 1 : 0` count (dialect/SubsetLowering.h).
-    `over @set` makes one bucket per ratio of the set (`imeta.ratio`).
+    `over @set` makes one bucket per ratio of the set, or index of an axis
+    (`imeta.ratio`).
     `cols(@width)` makes each row `width` columns wide (`imeta.col_index`);
     `@width` is an i32 config parameter or a scalar field (so a bucketed
     field may be wider in one bucket than another). With `live(@n)`, only

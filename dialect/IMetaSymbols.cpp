@@ -171,6 +171,10 @@ bool imeta::readsState(Operation *root) {
   });
 }
 
+bool imeta::isBucketSet(Operation *def) {
+  return isa_and_nonnull<RatiosOp, RatioUnionOp, AxisOp>(def);
+}
+
 SmallVector<FlatSymbolRefAttr> imeta::symbolDependencies(Operation *op) {
   SmallVector<FlatSymbolRefAttr> deps;
   if (auto sum = dyn_cast<PrefixSumOp>(op))

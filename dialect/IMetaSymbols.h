@@ -84,6 +84,14 @@ OpT lookupSpecSymbol(mlir::Operation *from, mlir::FlatSymbolRefAttr sym) {
 bool ratioSetContains(mlir::Operation *from, mlir::FlatSymbolRefAttr outer,
                       mlir::FlatSymbolRefAttr inner);
 
+/// The most buckets a set holds in one batch (the generated code's
+/// kMaxRatios): the ratios of a set or union, the indices of an axis.
+inline constexpr int kMaxBuckets = 16;
+
+/// Whether `def` is a set fields are bucketed by (`over`): a ratio set,
+/// a union of them, or an axis.
+bool isBucketSet(mlir::Operation *def);
+
 /// The bucketing of the values a symbol names: a field's `over` set, or a
 /// prefix sum's source's.
 mlir::FlatSymbolRefAttr getRatios(mlir::Operation *fieldOrPrefix);

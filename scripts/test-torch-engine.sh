@@ -93,7 +93,7 @@ cmake --build "$work/cmake-torch" >> "$work/cmake-torch.log"
   --imeta-gen "$build/tools/imeta-gen/imeta-gen" \
   --imeta-run "$build/tools/imeta-run/imeta-run" --build-dir "$work/every-spec"
 # Fields over a subset (some members, none), folds, prefix sums of rows
-# fields.
+# fields, an axis.
 inputs="$src/test/Eval/Inputs"
 "$py" "$src/test/torch/every_spec.py" \
   --imeta-gen "$build/tools/imeta-gen/imeta-gen" \
@@ -101,7 +101,8 @@ inputs="$src/test/Eval/Inputs"
   "$inputs/subsets.mlir:$inputs/subsets_some.json" \
   "$inputs/subsets.mlir:$inputs/subsets_none.json" \
   "$inputs/folds.mlir:$inputs/folds.json" \
-  "$inputs/rows_prefix.mlir:$inputs/rows_prefix.json"
+  "$inputs/rows_prefix.mlir:$inputs/rows_prefix.json" \
+  "$inputs/axes.mlir:$src/test/Eval/Inputs/axes.json"
 # Optional outputs: absent (present() false) where the evaluator leaves
 # their keys out.
 opt="$src/test/Eval/Inputs/optional_outputs.mlir"

@@ -192,7 +192,7 @@ def fields(names, outs, rows, ratios):
     for k, name in enumerate(names):
         t = outs[name].cpu()
         for b in range(t.shape[0]):
-            key = name if ratios[k, 0] == 0 else f"{name}.{ratios[k, b]}"
+            key = name if ratios[k, 0] < 0 else f"{name}.{ratios[k, b]}"
             live = t[b, :rows[k, b]]
             got[key] = live.reshape(-1).tolist() if live.shape[-1] == 1 \
                 else live.tolist()

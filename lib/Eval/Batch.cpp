@@ -335,6 +335,15 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
           formatv("'{0}' must be a list of distinct integers >= 1", name),
           set.getRule());
   }
+  for (auto axis : body.getOps<AxisOp>()) {
+    int64_t count = batch.config.lookup(axis.getCount());
+    if (count < 0 || count > kMaxBuckets)
+      return where.fail(formatv("{0} = {1}: axis '{2}' holds 0 to {3} "
+                                "indices",
+                                axis.getCount(), count, axis.getSymName(),
+                                kMaxBuckets),
+                        axis.getRule());
+  }
   if (llvm::Error err = checkKnownKeys(*config, known, where))
     return err;
 

@@ -54,6 +54,11 @@ llvm::ArrayRef<int64_t> Evaluator::ratios(FlatSymbolRefAttr set) {
       llvm::append_range(values, ratios(cast<FlatSymbolRefAttr>(m)));
     llvm::sort(values);
     values.erase(std::unique(values.begin(), values.end()), values.end());
+  } else if (auto axis = dyn_cast_or_null<AxisOp>(def)) {
+    // Batch reading checked the count (0 .. kMaxBuckets).
+    int64_t count = batch->config.lookup(axis.getCount());
+    for (int64_t k = 0; k < count; ++k)
+      values.push_back(k);
   } else {
     values = batch->lists.lookup(set.getValue());
     llvm::sort(values);

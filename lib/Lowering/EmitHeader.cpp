@@ -28,7 +28,7 @@ void HeaderEmitter::emit(CodeStream &cs) {
   cs.line("namespace {0} {{", L.ns());
   cs.blank();
   cs.line("/// Most ratios in one ratio set.");
-  cs.line("constexpr int kMaxRatios = 16;");
+  cs.line("constexpr int kMaxRatios = {0};", kMaxBuckets);
   cs.blank();
   emitConfig(cs);
   cs.blank();

@@ -116,6 +116,15 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
               "distinct integers >= 1{1}\");",
               set.getSymName(), ruleSuffix(set.getRule()));
       cs.line("c.num_set[{0}] = count;", id);
+    } else if (auto axis = dyn_cast<AxisOp>(def)) {
+      CodeStream::Scope s(cs, "");
+      cs.line("const int32_t count = config.{0};", axis.getCount());
+      cs.line("if (count < 0 || count > kMaxRatios) return failure(\"config: "
+              "{0} = \" + std::to_string(count) + \": axis '{1}' holds 0 to "
+              "\" + std::to_string(kMaxRatios) + \" indices{2}\");",
+              axis.getCount(), axis.getSymName(), ruleSuffix(axis.getRule()));
+      cs.line("for (int32_t k = 0; k < count; ++k) c.set[{0}][k] = k;", id);
+      cs.line("c.num_set[{0}] = count;", id);
     }
   }
   // Unions after their members (members are listed before in the spec).

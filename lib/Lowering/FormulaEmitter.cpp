@@ -15,7 +15,7 @@ using llvm::formatv;
 
 FormulaNaming::FormulaNaming(SpecOp spec) : lists(analyzeListDependence(spec)) {
   for (Operation &op : spec.getBody().front())
-    if (isa<RatiosOp, RatioUnionOp>(op))
+    if (isBucketSet(&op))
       sets.push_back(FlatSymbolRefAttr::get(spec.getContext(),
                                             SymbolTable::getSymbolName(&op)));
 }

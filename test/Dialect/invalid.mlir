@@ -66,6 +66,48 @@ imeta.spec @s {
 
 // -----
 
+// An axis: the indices 0 .. K-1 of a required i32 config parameter.
+imeta.spec @s {
+  imeta.config @k : i32 {optional}
+  // expected-error @below {{counts its indices with @k, which must be a required i32 config parameter}}
+  imeta.axis @a = @k
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @k : !imeta.list
+  // expected-error @below {{counts its indices with @k, which must be a required i32 config parameter}}
+  imeta.axis @a = @k
+}
+
+// -----
+
+imeta.spec @s {
+  // expected-error @below {{unknown config parameter @nothing}}
+  imeta.axis @a = @nothing
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @k : i32
+  imeta.axis @a = @k
+  imeta.ratios @r
+  // expected-error @below {{@a is an axis (indices 0 .. K-1), which joins no union of ratio sets}}
+  imeta.ratio_union @u = [@r, @a]
+}
+
+// -----
+
+imeta.spec @s {
+  imeta.config @k : i32
+  // expected-error @below {{@k is not a ratio set or an axis; it is a config parameter: read it with imeta.get_config @k}}
+  imeta.field @f seq over @k = "1"
+}
+
+// -----
+
 imeta.spec @s {
   // expected-error @below {{body must end with 'imeta.yield'}}
   imeta.field @f seq {

@@ -14,6 +14,10 @@ imeta.spec @all_ops {
   imeta.ratios @sparse
   // CHECK: imeta.ratio_union @all = [@dense, @sparse]
   imeta.ratio_union @all = [@dense, @sparse]
+  // CHECK: imeta.config @num_pools : i32
+  imeta.config @num_pools : i32
+  // CHECK: imeta.axis @pools = @num_pools {rule = "R1"}
+  imeta.axis @pools = @num_pools {rule = "R1"}
   // CHECK: imeta.input @len : i32 {min = 1 : i64}
   imeta.input @len : i32 {min = 1 : i64}
   // CHECK: imeta.input @table : !imeta.list {optional}

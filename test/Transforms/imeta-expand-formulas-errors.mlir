@@ -112,7 +112,7 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.input @len : i32
-  // expected-error @below {{column 12: 'n' is the bucket's ratio, and only a field or rule `over` a ratio set has buckets; rule 'R' is checked per sequence}}
+  // expected-error @below {{column 12: 'n' is the bucket's ratio or axis index, and only a field or rule `over` a ratio set or an axis has buckets; rule 'R' is checked per sequence}}
   imeta.require "R" "m" seq = "len > 0 && n > 0"
   imeta.field @f seq = "len"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
@@ -124,7 +124,7 @@ imeta.spec @s {
 imeta.spec @s {
   imeta.ratios @set
   imeta.config @n : i32
-  // expected-error @below {{column 5: 'n' is the bucket's ratio here, and the spec also names a config parameter @n: write @n for the symbol, or rename it}}
+  // expected-error @below {{column 5: 'n' is the bucket's ratio or axis index here, and the spec also names a config parameter @n: write @n for the symbol, or rename it}}
   imeta.field @f seq over @set = "1 + n"
   imeta.path @p target(cpu) { imeta.output "f" = @f }
 }

@@ -94,7 +94,7 @@ def fields(meta, outs, rows):
         for b in range(t.shape[0]):
             if not present[k][b]:
                 continue
-            key = name if ratios[k][0] == 0 else f"{name}.{ratios[k][b]}"
+            key = name if ratios[k][0] < 0 else f"{name}.{ratios[k][b]}"
             live = t[b, :rows[k, b]]
             got[key] = live.reshape(-1).tolist() if live.shape[-1] == 1 \
                 else live.tolist()

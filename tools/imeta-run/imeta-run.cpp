@@ -231,7 +231,8 @@ int main(int argc, char **argv) {
 
   // A --fields name that is no output of the path is a usage error, on
   // every backend, before the batch is read: NAME, or NAME.n for an
-  // output over a ratio set (whether this batch has ratio n is the batch's).
+  // output over a ratio set or an axis (whether this batch has ratio or
+  // index n is the batch's).
   for (const std::string &w : fields) {
     auto isOutput = [&](llvm::StringRef name, bool bucketed) {
       return llvm::any_of(imeta::getPathOutputs(path), [&](imeta::OutputOp o) {
@@ -243,10 +244,10 @@ int main(int argc, char **argv) {
     };
     auto [base, suffix] = llvm::StringRef(w).rsplit('.');
     int64_t ratio = 0;
-    // A ratio is written as a batch writes it: a positive integer, no
+    // A ratio or index is written as a batch writes it: an integer, no
     // sign or leading zero.
     if (!isOutput(w, false) &&
-        (suffix.empty() || suffix.getAsInteger(10, ratio) || ratio <= 0 ||
+        (suffix.empty() || suffix.getAsInteger(10, ratio) || ratio < 0 ||
          std::to_string(ratio) != suffix || !isOutput(base, true)))
       return error("--fields: path '" + pathName + "' has no output '" + w +
                        "'",

@@ -29,18 +29,9 @@ Each batch is run by imeta-run on the evaluator and on the generated C++
 
   flashmla_sched_ref.py IMETA_RUN SPEC WORKDIR [BATCHES]
 """
-import json
-import os
-import random
-import sys
-
-from ref_compare import mismatches
+from ref_compare import cdiv as ceil_div, run_batches
 
 TILE_SCHEDULER_METADATA_SIZE = 8
-
-
-def ceil_div(a, b):
-    return -(-a // b)
 
 
 def get_mla_metadata(seqlens_k, num_sm_parts, block_size_n,
@@ -131,7 +122,8 @@ def random_batch(rng, n):
             "sequences": [{"seqlen_k": k} for k in seqs]}
 
 
-def describe(batch, want):
+def describe(batch):
+    want = reference(batch)
     b = len(batch["sequences"])
     parts = batch["config"]["num_sm_parts"]
     busy = sum(1 for i in range(parts)
@@ -141,32 +133,9 @@ def describe(batch, want):
 
 
 def main():
-    imeta_run, spec, work = sys.argv[1:4]
-    count = int(sys.argv[4]) if len(sys.argv) > 4 else 12
-    os.makedirs(work, exist_ok=True)
-    rng = random.Random(5)
-    failed = 0
-    for n in range(count):
-        batch = random_batch(rng, n)
-        path = os.path.join(work, f"batch{n}.json")
-        with open(path, "w") as f:
-            json.dump(batch, f)
-        want = reference(batch)
-        bad_here = []
-        for backend in [None, "cpu"]:
-            bad_here += mismatches(imeta_run, spec, "sched", path, want,
-                                   backend, "FlashMLA")
-        status = "ok" if not bad_here else f"{len(bad_here)} MISMATCHES"
-        print(f"batch {n} ({describe(batch, want)}): {status} ({path})")
-        for b in bad_here:
-            print(f"  {b}")
-        failed += bool(bad_here)
-    if failed:
-        print(f"{failed} of {count} batches differ from FlashMLA's "
-              f"get_mla_metadata")
-        sys.exit(1)
-    print(f"{count} batches: path sched equals FlashMLA's get_mla_metadata "
-          f"on the evaluator and cpu")
+    run_batches(5, random_batch, [("sched", reference)], "FlashMLA",
+                "path sched equals FlashMLA's get_mla_metadata on the "
+                "evaluator and cpu", describe)
 
 
 if __name__ == "__main__":

@@ -27,27 +27,11 @@ _compute_prefix_caching_block_indices (mamba_attn.py).
 
   mamba2_ref.py IMETA_RUN SPEC WORKDIR [BATCHES]
 """
-import json
-import os
-import random
-import sys
-
-from ref_compare import mismatches
+from ref_compare import cdiv, cumsum0, run_batches
 
 PAD_SLOT_ID = -1
 BLOCK_M = 8
 DECODE_THRESHOLD = 1  # BaseMambaAttentionMetadataBuilder.reorder_batch_threshold
-
-
-def cdiv(a, b):
-    return -(-a // b)
-
-
-def cumsum0(xs):
-    out = [0]
-    for x in xs:
-        out.append(out[-1] + x)
-    return out
 
 
 def split_decodes_and_prefills(query_start_loc, threshold):
@@ -210,44 +194,21 @@ def random_batch(rng, shape):
             "sequences": seqs}
 
 
-def describe(want):
+def describe(batch):
+    want = reference(batch)
     return (f"{want['num_decodes']} decodes, {want['num_prefills']} "
-            f"prefills, {len(want.get('seq_idx_p', []))} chunks")
+            f"prefills, {len(want.get('seq_idx_p', []))} chunks, chunk_size "
+            f"{batch['config']['chunk_size']}")
 
 
 def main():
-    imeta_run, spec, work = sys.argv[1:4]
-    count = int(sys.argv[4]) if len(sys.argv) > 4 else 12
-    os.makedirs(work, exist_ok=True)
-    rng = random.Random(2)
-    failed = 0
-    for n in range(count):
-        # The first three: mixed, decodes only, prefills only; then random.
-        batch = random_batch(rng, n if n < 3 else rng.choice([0, 0, 0, 1, 2]))
-        path = os.path.join(work, f"batch{n}.json")
-        with open(path, "w") as f:
-            json.dump(batch, f)
-        bad_here = []
-        for backend, vpath, ref in [(None, "mamba2", reference),
-                                    ("cpu", "mamba2", reference),
-                                    (None, "mamba2_prefix_caching",
-                                     reference_prefix_caching),
-                                    ("cpu", "mamba2_prefix_caching",
-                                     reference_prefix_caching)]:
-            want = ref(batch)
-            bad_here += mismatches(imeta_run, spec, vpath, path, want,
-                                   backend, "vLLM")
-        status = "ok" if not bad_here else f"{len(bad_here)} MISMATCHES"
-        print(f"batch {n} ({describe(want)}, chunk_size "
-              f"{batch['config']['chunk_size']}): {status} ({path})")
-        for b in bad_here:
-            print(f"  {b}")
-        failed += bool(bad_here)
-    if failed:
-        print(f"{failed} of {count} batches differ from vLLM's metadata")
-        sys.exit(1)
-    print(f"{count} batches: paths mamba2 and mamba2_prefix_caching equal "
-          f"vLLM's Mamba2 metadata on the evaluator and cpu")
+    # The first three: mixed, decodes only, prefills only; then random.
+    run_batches(2, lambda rng, n: random_batch(
+                    rng, n if n < 3 else rng.choice([0, 0, 0, 1, 2])),
+                [("mamba2", reference),
+                 ("mamba2_prefix_caching", reference_prefix_caching)],
+                "vLLM", "paths mamba2 and mamba2_prefix_caching equal vLLM's "
+                "Mamba2 metadata on the evaluator and cpu", describe)
 
 
 if __name__ == "__main__":

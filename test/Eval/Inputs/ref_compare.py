@@ -1,9 +1,24 @@
 """What the transcriptions of engines' code (*_ref.py) share: run
 imeta-run on a batch for one path and backend, and say how its field file
 differs from the reference's outputs (exactly: a bool is not an int, and
-a key the engine leaves None must be absent)."""
+a key the engine leaves None must be absent); the arithmetic they all
+spell (ceiling division, an exclusive cumsum)."""
 import json
+import os
+import random
 import subprocess
+import sys
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def cumsum0(xs):
+    out = [0]
+    for x in xs:
+        out.append(out[-1] + x)
+    return out
 
 
 def same(a, b):
@@ -52,3 +67,44 @@ def mismatches(imeta_run, spec, path, batch_file, want, backend, engine):
             bad.append(f"{name}: {k} got {show(got[k])}, {engine} "
                        f"{show(want[k])}{first_diff(got[k], want[k])}")
     return bad
+
+
+def run_batches(seed, make_batch, checks, engine, summary, describe=None,
+                explain=None):
+    """The command line of every *_ref.py, `IMETA_RUN SPEC WORKDIR
+    [BATCHES]` (12 by default): each batch `make_batch(rng, n)` (rng seeded
+    with `seed`) is written to WORKDIR/batchN.json and each (path,
+    reference) of `checks` run on the evaluator and the generated C++
+    against `reference(batch)`. One line a batch (`describe(batch)` says
+    what it holds; `explain(path, file, batch, backend)` gives more lines
+    where a run differs), then `N batches: SUMMARY`, or how many differ
+    and exit status 1."""
+    imeta_run, spec, work = sys.argv[1:4]
+    count = int(sys.argv[4]) if len(sys.argv) > 4 else 12
+    os.makedirs(work, exist_ok=True)
+    rng = random.Random(seed)
+    failed = 0
+    for n in range(count):
+        batch = make_batch(rng, n)
+        path = os.path.join(work, f"batch{n}.json")
+        with open(path, "w") as f:
+            json.dump(batch, f)
+        bad, more = [], []
+        for vpath, reference in checks:
+            want = reference(batch)
+            for backend in (None, "cpu"):
+                here = mismatches(imeta_run, spec, vpath, path, want, backend,
+                                  engine)
+                bad += here
+                if here and explain:
+                    more += explain(vpath, path, batch, backend)
+        status = "ok" if not bad else f"{len(bad)} MISMATCHES"
+        what = f" ({describe(batch)})" if describe else ""
+        print(f"batch {n}{what}: {status} ({path})")
+        for line in bad[:8] + more:
+            print(f"  {line}")
+        failed += bool(bad)
+    if failed:
+        print(f"{failed} of {count} batches differ from {engine}'s metadata")
+        sys.exit(1)
+    print(f"{count} batches: {summary}")

@@ -12,18 +12,8 @@ run by imeta-run on the evaluator and on the generated C++.
 
   sglang_extend_ref.py IMETA_RUN SPEC WORKDIR [BATCHES]
 """
-import json
-import os
-import random
-import subprocess
-import sys
 
-
-def cumsum0(xs):
-    out = [0]
-    for x in xs:
-        out.append(out[-1] + x)
-    return out
+from ref_compare import cumsum0, run_batches
 
 
 def kv_indices(req_to_token, pool, lens, indptr, start):
@@ -116,29 +106,10 @@ def random_batch(rng):
 
 
 def main():
-    imeta_run, spec, work = sys.argv[1:4]
-    count = int(sys.argv[4]) if len(sys.argv) > 4 else 12
-    os.makedirs(work, exist_ok=True)
-    rng = random.Random(35)
-    for n in range(count):
-        batch = random_batch(rng)
-        path = os.path.join(work, f"batch{n}.json")
-        json.dump(batch, open(path, "w"))
-        want = reference(batch)
-        for p in ("flashinfer", "fa3"):
-            for backend in ("interp", "cpu"):
-                r = subprocess.run([imeta_run, spec, "--path", p, "--batch",
-                                    path, "--backend", backend],
-                                   capture_output=True, text=True)
-                if r.returncode != 0:
-                    sys.exit(f"batch {n} {p} {backend}: {r.stderr.strip()}")
-                got = json.loads(r.stdout)
-                if got != want[p]:
-                    bad = [k for k in want[p] if got.get(k) != want[p][k]]
-                    sys.exit(f"batch {n} {p} {backend}: {bad} differ: got "
-                             f"{[got.get(k) for k in bad]}, SGLang "
-                             f"{[want[p][k] for k in bad]} ({path})")
-    print(f"{count} batches: both paths equal SGLang's on interp and cpu")
+    run_batches(35, lambda rng, n: random_batch(rng),
+                [("flashinfer", lambda b: reference(b)["flashinfer"]),
+                 ("fa3", lambda b: reference(b)["fa3"])],
+                "SGLang", "both paths equal SGLang's on interp and cpu")
 
 
 if __name__ == "__main__":
