@@ -637,9 +637,14 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
                         id, kindOf(def)));
   }
   // ratio_min, ratio_count
+  if (isa<AxisOp>(def) && fn == "ratio_min")
+    return fail(formatv("ratio_min() reads a ratio set; '{0}' is an axis, "
+                        "whose least index is 0",
+                        id));
   if (isBucketSet(def))
     return success();
-  return fail(formatv("{0}() reads a ratio set; '{1}' is {2}", fn, id,
+  return fail(formatv("{0}() reads a ratio set{1}; '{2}' is {3}", fn,
+                      fn == "ratio_count" ? " or an axis" : "", id,
                       kindOf(def)));
 }
 

@@ -161,7 +161,9 @@ static LogicalResult resolveRatioSet(Operation *user,
                                      bool ratiosOnly = false) {
   Operation *def = tables.lookupNearestSymbolFrom(user, sym);
   if (!def)
-    return user->emitOpError("unknown ratio set ") << sym;
+    return user->emitOpError(ratiosOnly ? "unknown ratio set "
+                                        : "unknown ratio set or axis ")
+           << sym;
   if (ratiosOnly && isa<AxisOp>(def))
     return user->emitOpError()
            << sym << " is an axis (indices 0 .. K-1), which joins no union "
@@ -337,10 +339,9 @@ LogicalResult AxisOp::verifySymbolUses(SymbolTableCollection &tables) {
       resolve<ConfigOp>(*this, tables, getCountAttr(), "config parameter");
   if (failed(count))
     return failure();
-  if (!count->getType().isInteger(32) || count->getOptional())
+  if (!count->getType().isInteger(32))
     return emitOpError("counts its indices with ")
-           << getCountAttr()
-           << ", which must be a required i32 config parameter";
+           << getCountAttr() << ", which must be an i32 config parameter";
   return success();
 }
 
@@ -810,8 +811,8 @@ LogicalResult OutputOp::verifySymbolUses(SymbolTableCollection &tables) {
     if (part.empty() || llvm::all_of(part, llvm::isDigit))
       return emitOpError("output name '")
              << getName() << "' must be non-empty, its '.'-separated parts "
-             << "too, and no part digits alone (ratio buckets are named "
-             << "NAME.n automatically)";
+             << "too, and no part digits alone (the buckets of a ratio set "
+             << "or axis are named NAME.n automatically)";
   auto field = dyn_cast<FieldOp>(def);
   if (getOptional() && field && field.getDomain() == Domain::scalar)
     return emitOpError("output '")
@@ -1000,7 +1001,7 @@ IMETA_CONTEXT_VERIFIER(RowOp, ctx.domain == Domain::rows || bool(ctx.count),
                        "a 'rows' domain or a field over a subset")
 IMETA_CONTEXT_VERIFIER(ColIndexOp, bool(ctx.cols), "a field with 'cols'")
 IMETA_CONTEXT_VERIFIER(RatioOp, bool(ctx.ratios),
-                       "a field or rule bucketed 'over' a ratio set")
+                       "a field or rule bucketed 'over' a ratio set or an axis")
 #undef IMETA_CONTEXT_VERIFIER
 
 LogicalResult PrevOp::verify() {
@@ -1299,6 +1300,10 @@ LogicalResult PrefixTotalOp::verifySymbolUses(SymbolTableCollection &tables) {
 
 LogicalResult RatioMinOp::verifySymbolUses(SymbolTableCollection &tables) {
   SymbolLookupScope scope(tables);
+  if (lookupSpecSymbol<AxisOp>(*this, getSetAttr()))
+    return emitOpError() << getSetAttr()
+                         << " is an axis, whose least index is 0; "
+                            "ratio_min reads a ratio set";
   return resolveRatioSet(*this, tables, getSetAttr());
 }
 

@@ -101,7 +101,8 @@ LogicalResult imeta::verifyRatioUse(Operation *user, FlatSymbolRefAttr reader,
   if (!reader)
     return user->emitOpError()
            << "reads " << usedSym << ", which is bucketed over " << used
-           << ", from a context that is not bucketed by ratio";
+           << ", from a context that is not bucketed; declare the reader `over "
+           << used << "` too";
   return user->emitOpError()
          << "reads " << usedSym << ", bucketed over " << used
          << ", from a context bucketed over " << reader

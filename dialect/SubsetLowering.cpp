@@ -154,8 +154,8 @@ FailureOr<FieldOp> imeta::subsetCondition(FieldOp field) {
        !cond.getElementType().isInteger(1)))
     return refuse("it is not one i1 value a sequence");
   if (cond.getRatiosAttr())
-    return refuse("it is bucketed over a ratio set (one subset for every "
-                  "bucket)");
+    return refuse("it is bucketed over a ratio set or an axis (one subset for "
+                  "every bucket)");
   return cond;
 }
 

@@ -21,7 +21,8 @@ command -v clang++ > /dev/null &&
   [ "$(readlink -f "$(command -v clang++)")" != \
     "$(readlink -f "$(command -v "$cxx")")" ] && compilers+=(clang++)
 specs=("$src"/specs/*.mlir "$src"/specs/examples/*.mlir
-       "$src"/test/Lowering/Inputs/near_reserved_names.mlir)
+       "$src"/test/Lowering/Inputs/near_reserved_names.mlir
+       "$src"/test/Eval/Inputs/axes.mlir)
 for spec in "${specs[@]}"; do
   name=$(basename "$spec" .mlir)
   out="$work/$name"

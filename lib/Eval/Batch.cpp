@@ -312,7 +312,27 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
                                     batch.lists, checkBound))
       return err;
   }
-  for (auto set : body.getOps<RatiosOp>()) {
+  // Ratio sets and axes in declaration order, as the generated code.
+  for (Operation &op : body) {
+    if (auto axis = dyn_cast<AxisOp>(op)) {
+      // An optional count only where the path needs it (elsewhere the
+      // axis is empty if its count is out of range: axisIndices).
+      auto cfg = lookupSpecSymbol<ConfigOp>(axis, axis.getCountAttr());
+      if (cfg && cfg.getOptional() && path &&
+          neededBy(path, needs, cfg).empty())
+        continue;
+      int64_t count = batch.config.lookup(axis.getCount());
+      if (count < 0 || count > kMaxBuckets)
+        return where.fail(formatv("{0} = {1}: axis '{2}' holds 0 to {3} "
+                                  "indices",
+                                  axis.getCount(), count, axis.getSymName(),
+                                  kMaxBuckets),
+                          axis.getRule());
+      continue;
+    }
+    auto set = dyn_cast<RatiosOp>(op);
+    if (!set)
+      continue;
     StringRef name = set.getSymName();
     const llvm::json::Value *v = config->get(name);
     if (!v)
@@ -334,15 +354,6 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
       return where.fail(
           formatv("'{0}' must be a list of distinct integers >= 1", name),
           set.getRule());
-  }
-  for (auto axis : body.getOps<AxisOp>()) {
-    int64_t count = batch.config.lookup(axis.getCount());
-    if (count < 0 || count > kMaxBuckets)
-      return where.fail(formatv("{0} = {1}: axis '{2}' holds 0 to {3} "
-                                "indices",
-                                axis.getCount(), count, axis.getSymName(),
-                                kMaxBuckets),
-                        axis.getRule());
   }
   if (llvm::Error err = checkKnownKeys(*config, known, where))
     return err;

@@ -55,9 +55,11 @@ llvm::ArrayRef<int64_t> Evaluator::ratios(FlatSymbolRefAttr set) {
     llvm::sort(values);
     values.erase(std::unique(values.begin(), values.end()), values.end());
   } else if (auto axis = dyn_cast_or_null<AxisOp>(def)) {
-    // Batch reading checked the count (0 .. kMaxBuckets).
+    // Batch reading checked the count (0 .. kMaxBuckets) where the path
+    // needs it; elsewhere one out of range makes no index, as in the
+    // generated code.
     int64_t count = batch->config.lookup(axis.getCount());
-    for (int64_t k = 0; k < count; ++k)
+    for (int64_t k = 0; count <= kMaxBuckets && k < count; ++k)
       values.push_back(k);
   } else {
     values = batch->lists.lookup(set.getValue());
@@ -350,7 +352,7 @@ llvm::Error Evaluator::checkRule(RequireOp rule) {
       std::string where;
       if (p.seq >= 0)
         where += formatv("sequence {0}: ", i).str();
-      if (ratio)
+      if (rule.getRatiosAttr())
         where += text::imeta_bucket_text(rule.getRatiosAttr().getValue().str(),
                                          ratio) +
                  ": ";

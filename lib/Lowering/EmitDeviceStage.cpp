@@ -905,6 +905,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
                   L.ctxName(plan))
               .str());
   cs.line("const int64_t N = c.num_seqs;");
+  cs.line("(void)N;  // a path of scalar fields alone reads no sequence");
   cs.line("ErrorRecord tr{};  // a formula's failure, as this lane records "
           "it");
   emitWritableArrays(cs, plan);

@@ -118,11 +118,16 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
       cs.line("c.num_set[{0}] = count;", id);
     } else if (auto axis = dyn_cast<AxisOp>(def)) {
       CodeStream::Scope s(cs, "");
-      cs.line("const int32_t count = config.{0};", axis.getCount());
-      cs.line("if (count < 0 || count > kMaxRatios) return failure(\"config: "
-              "{0} = \" + std::to_string(count) + \": axis '{1}' holds 0 to "
-              "\" + std::to_string(kMaxRatios) + \" indices{2}\");",
-              axis.getCount(), axis.getSymName(), ruleSuffix(axis.getRule()));
+      // An optional count is checked by the paths that need it; elsewhere
+      // one out of range makes no index.
+      if (lookupSpecSymbol<ConfigOp>(axis, axis.getCountAttr()).getOptional()) {
+        cs.line("const int32_t count = config.{0} >= 0 && config.{0} <= "
+                "kMaxRatios ? config.{0} : 0;",
+                axis.getCount());
+      } else {
+        cs.line("const int32_t count = config.{0};", axis.getCount());
+        emitAxisCheck(cs, axis);
+      }
       cs.line("for (int32_t k = 0; k < count; ++k) c.set[{0}][k] = k;", id);
       cs.line("c.num_set[{0}] = count;", id);
     }
@@ -395,9 +400,21 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
   }
 }
 
-/// The optional config parameters the path needs, held to their bounds.
+/// The count of `axis` (`config.<count>`) within 0 .. kMaxRatios, else a
+/// failure in the evaluator's words.
+void HostEmitter::emitAxisCheck(CodeStream &cs, AxisOp axis) {
+  cs.line("if (config.{0} < 0 || config.{0} > kMaxRatios) return "
+          "failure(\"config: {0} = \" + std::to_string(config.{0}) + \": "
+          "axis '{1}' holds 0 to \" + std::to_string(kMaxRatios) + \" "
+          "indices{2}\");",
+          axis.getCount(), axis.getSymName(), ruleSuffix(axis.getRule()));
+}
+
+/// The optional config parameters the path needs, held to their bounds
+/// (an axis's count to the indices a set holds).
 void HostEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
-  for (Operation *op : getPathNeeds(PathOp(plan.path))) {
+  SmallVector<Operation *> needs = getPathNeeds(PathOp(plan.path));
+  for (Operation *op : needs) {
     auto cfg = dyn_cast<ConfigOp>(op);
     std::optional<uint64_t> min = cfg ? cfg.getMin() : std::nullopt;
     if (!min)
@@ -409,6 +426,12 @@ void HostEmitter::emitNeededConfig(CodeStream &cs, const PathPlan &plan) {
               "std::to_string(config.{0}) + \" breaks {0} >= {1}{2}\");",
               cfg.getSymName(), int64_t(*min), ruleSuffix(cfg.getRule()));
   }
+  // After every minimum, as the evaluator reads the sets after the config.
+  for (AxisOp axis : L.body().getOps<AxisOp>())
+    if (llvm::any_of(needs, [&](Operation *op) {
+          return SymbolTable::getSymbolName(op) == axis.getCount();
+        }))
+      emitAxisCheck(cs, axis);
 }
 
 /// A config list's elements against its declared minimum.
@@ -1315,7 +1338,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
               po.label);
     cs.line("const int64_t stride = fill && buf.width ? buf.width : width;");
     cs.line("if (fill && nb > buf.max_buckets) return failure(\"output "
-            "'{0}': \" + std::to_string(nb) + \" ratio buckets, the buffer "
+            "'{0}': \" + std::to_string(nb) + \" buckets, the buffer "
             "holds \" + std::to_string(buf.max_buckets));",
             po.label);
     cs.line("if (fill && nb > 1 && buf.bucket_stride < buf.capacity * stride) "

@@ -47,6 +47,7 @@ private:
   void emitSetupState(CodeStream &cs, const PathPlan &plan);
   void emitResolveInputs(CodeStream &cs, const PathPlan &plan);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);
+  void emitAxisCheck(CodeStream &cs, AxisOp axis);
   void emitConfigListMin(CodeStream &cs, ConfigOp cfg, int64_t min);
   void emitInputChecks(CodeStream &cs, const InputDecl &in, int order);
   /// `staged`: the row bounds go into a GPU stage's staging (its kernel

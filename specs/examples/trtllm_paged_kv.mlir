@@ -20,7 +20,7 @@ imeta.spec @trtllm_paged_kv {
   imeta.config @kv_factor : i32 {min = 1 : i64}
   imeta.config @num_extra_kv_tokens : i32 {min = 0 : i64}
   imeta.config @chunk_size : i32 {min = 1 : i64, optional}
-  imeta.config @max_chunk_loops : i32 {min = 1 : i64}
+  imeta.config @max_chunk_loops : i32 {min = 1 : i64, optional}
   imeta.axis @pools = @num_pools
   imeta.require "T1" "one layer count a pool" scalar = "len(pool_num_layers) == num_pools"
   imeta.require "T1" "kv_factor is 1 (K only) or 2" scalar = "kv_factor <= 2"
@@ -78,7 +78,7 @@ imeta.spec @trtllm_paged_kv {
   imeta.field @chunked_c seq(@in_context) over @loops = "chunked_seq_len"
   imeta.prefix_sum @cu_chunked_seq_len = @chunked_c : !imeta.prefix<exclusive>
   imeta.field @merge_op seq(@in_context) over @loops = "n < chunked_loop_num ? (chunked_seq_len == 0 ? 0 : n == 0 ? 2 : 1) : n == chunked_loop_num ? (num_cached_tokens == 0 ? 2 : 1) : 0"
-  imeta.path @trtllm_mla target(cpu) extends @trtllm needs [@chunk_size] {
+  imeta.path @trtllm_mla target(cpu) extends @trtllm needs [@chunk_size, @max_chunk_loops] {
     imeta.require "T4" "the chunk loops and the last merge fit max_chunk_loops" scalar = "chunked_loop_num < max_chunk_loops"
     imeta.output "ctx_cached_token_indptr" = @ctx_cached_token_indptr
     imeta.output "ctx_uncached_token_indptr" = @ctx_uncached_token_indptr

@@ -66,19 +66,20 @@ imeta.spec @s {
 
 // -----
 
-// An axis: the indices 0 .. K-1 of a required i32 config parameter.
+// An axis: the indices 0 .. K-1 of an i32 config parameter.
 imeta.spec @s {
-  imeta.config @k : i32 {optional}
-  // expected-error @below {{counts its indices with @k, which must be a required i32 config parameter}}
+  imeta.config @k : !imeta.list
+  // expected-error @below {{counts its indices with @k, which must be an i32 config parameter}}
   imeta.axis @a = @k
 }
 
 // -----
 
 imeta.spec @s {
-  imeta.config @k : !imeta.list
-  // expected-error @below {{counts its indices with @k, which must be a required i32 config parameter}}
+  imeta.config @k : i32
   imeta.axis @a = @k
+  // expected-error @below {{ratio_min() reads a ratio set; 'a' is an axis, whose least index is 0}}
+  imeta.field @f scalar = "ratio_min(a)"
 }
 
 // -----
@@ -246,7 +247,7 @@ imeta.spec @s {
 // -----
 
 imeta.spec @s {
-  // expected-error @below {{unknown ratio set @r}}
+  // expected-error @below {{unknown ratio set or axis @r}}
   imeta.field @f seq over @r {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -324,7 +325,7 @@ imeta.spec @s {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
   }
-  // expected-error @below {{reads @n, which is bucketed over @r, from a context that is not bucketed by ratio}}
+  // expected-error @below {{reads @n, which is bucketed over @r, from a context that is not bucketed; declare the reader `over @r` too}}
   imeta.field @f rows(@n) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -391,7 +392,7 @@ imeta.spec @s {
 // -----
 
 imeta.spec @s {
-  // expected-error @below {{unknown ratio set @r}}
+  // expected-error @below {{unknown ratio set or axis @r}}
   imeta.require "R" "m" scalar over @r {
     %t = arith.constant true
     imeta.yield %t : i1
@@ -466,7 +467,7 @@ imeta.spec @s {
     imeta.yield %c : i32
   }
   imeta.path @p target(cpu) {
-    // expected-error @below {{output name 'x.4' must be non-empty, its '.'-separated parts too, and no part digits alone (ratio buckets are named NAME.n automatically)}}
+    // expected-error @below {{output name 'x.4' must be non-empty, its '.'-separated parts too, and no part digits alone (the buckets of a ratio set or axis are named NAME.n automatically)}}
     imeta.output "x.4" = @f
   }
 }
@@ -802,7 +803,7 @@ imeta.spec @s {
   }
   imeta.prefix_sum @cu = @g : !imeta.prefix<exclusive>
   imeta.field @f scalar {
-    // expected-error @below {{reads @cu, which is bucketed over @r, from a context that is not bucketed by ratio}}
+    // expected-error @below {{reads @cu, which is bucketed over @r, from a context that is not bucketed; declare the reader `over @r` too}}
     %x = imeta.prefix_total @cu : i32
     imeta.yield %x : i32
   }
@@ -812,7 +813,7 @@ imeta.spec @s {
 
 imeta.spec @s {
   imeta.field @f scalar {
-    // expected-error @below {{unknown ratio set @r}}
+    // expected-error @below {{unknown ratio set or axis @r}}
     %x = imeta.ratio_min @r : i32
     imeta.yield %x : i32
   }
@@ -917,7 +918,7 @@ imeta.spec @s {
     %c = arith.constant 4 : i32
     imeta.yield %c : i32
   }
-  // expected-error @below {{reads @w, which is bucketed over @r, from a context that is not bucketed by ratio}}
+  // expected-error @below {{reads @w, which is bucketed over @r, from a context that is not bucketed; declare the reader `over @r` too}}
   imeta.field @f seq cols(@w) {
     %c = arith.constant 1 : i32
     imeta.yield %c : i32
@@ -1393,7 +1394,7 @@ imeta.spec @s {
     imeta.yield %j : i32
   }
   imeta.field @m scalar {
-    // expected-error @below {{reads @r, which is bucketed over @set, from a context that is not bucketed by ratio}}
+    // expected-error @below {{reads @r, which is bucketed over @set, from a context that is not bucketed; declare the reader `over @set` too}}
     %v = imeta.reduce max @r : i32
     imeta.yield %v : i32
   }

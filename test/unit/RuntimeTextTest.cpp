@@ -163,7 +163,7 @@ TEST(RuntimeText, FailureWords) {
             "index 7 out of range of 'block_table' (length 3)");
   EXPECT_EQ(imeta_failure_text(kEmptySet, "imeta.ratio_min", "",
                                "'ca_ratios'", 0, 0, 32, ""),
-            "ratio set 'ca_ratios' is empty");
+            "set 'ca_ratios' is empty");
   EXPECT_EQ(imeta_failure_text(kColumnOutOfRange, "imeta.prefix_at", "",
                                "prefix sum 'cu'", 4, 2, 32, ""),
             "column 4 out of range of prefix sum 'cu' (2 columns)");

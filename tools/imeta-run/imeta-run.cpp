@@ -234,21 +234,30 @@ int main(int argc, char **argv) {
   // output over a ratio set or an axis (whether this batch has ratio or
   // index n is the batch's).
   for (const std::string &w : fields) {
-    auto isOutput = [&](llvm::StringRef name, bool bucketed) {
-      return llvm::any_of(imeta::getPathOutputs(path), [&](imeta::OutputOp o) {
-        return o.getName() == name &&
-               (!bucketed ||
-                imeta::getRatios(SymbolTable::lookupSymbolIn(
-                    spec, o.getSourceAttr())));
-      });
-    };
     auto [base, suffix] = llvm::StringRef(w).rsplit('.');
     int64_t ratio = 0;
+    // Output `name`, or (bucket >= 0) bucket `bucket` of an output over a
+    // ratio set (a ratio >= 1) or an axis (an index below kMaxBuckets).
+    auto isOutput = [&](llvm::StringRef name, int64_t bucket) {
+      return llvm::any_of(imeta::getPathOutputs(path), [&](imeta::OutputOp o) {
+        if (o.getName() != name)
+          return false;
+        if (bucket < 0)
+          return true;
+        mlir::FlatSymbolRefAttr set = imeta::getRatios(
+            SymbolTable::lookupSymbolIn(spec, o.getSourceAttr()));
+        if (!set)
+          return false;
+        return isa<imeta::AxisOp>(SymbolTable::lookupSymbolIn(spec, set))
+                   ? bucket < imeta::kMaxBuckets
+                   : bucket >= 1;
+      });
+    };
     // A ratio or index is written as a batch writes it: an integer, no
     // sign or leading zero.
-    if (!isOutput(w, false) &&
+    if (!isOutput(w, -1) &&
         (suffix.empty() || suffix.getAsInteger(10, ratio) || ratio < 0 ||
-         std::to_string(ratio) != suffix || !isOutput(base, true)))
+         std::to_string(ratio) != suffix || !isOutput(base, ratio)))
       return error("--fields: path '" + pathName + "' has no output '" + w +
                        "'",
                    imeta::kExitUsage);
