@@ -41,6 +41,9 @@
 //                before): decode_async_device_pack, a graph of the copy
 //                and the kernel, sync; what the torch binding's step wraps
 //                (bench/torch/async_step.py);
+//   imeta pack   of it, decode_async_device_pack alone (the staging's
+//                slot and the batch's arrays ready): the generated host
+//                part of a step;
 //   (a)          what an engine without device-side metadata pays: the
 //                joins' copy + scatter, the state to the host, sync, the
 //                eager loops (the generated CPU decode_async) into pinned
@@ -169,7 +172,7 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
 }
 
 struct Row {
-  double floor, bpp, bppHost, chk, map, imeta, imetaHost, alone, eager,
+  double floor, bpp, bppHost, chk, map, imeta, imetaHost, alone, pack, eager,
       bppBytes, joins;
 };
 
@@ -328,8 +331,11 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
       alone.host = aloneGraph->next();
       if (!alone.host)
         die("imeta alone: staging wait failed");
-      gen::Status s = gen::decode_async_device_pack(
-          alone, cfg.config, din.build(n, slots, ph), imetaSet.buffers());
+      const gen::Sequences &seqs = din.build(n, slots, ph);
+      const double t0 = nowUs();
+      gen::Status s = gen::decode_async_device_pack(alone, cfg.config, seqs,
+                                                    imetaSet.buffers());
+      r.pack = nowUs() - t0;
       if (!s.ok)
         die("step " + std::to_string(step) + ": imeta alone: " + s.message);
       if (std::string e = aloneGraph->replay(alone.used, stream); !e.empty())
@@ -384,7 +390,8 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
   };
   return {med(&Row::floor), med(&Row::bpp),       med(&Row::bppHost),
           med(&Row::chk),   med(&Row::map),       med(&Row::imeta),
-          med(&Row::imetaHost), med(&Row::alone), med(&Row::eager),
+          med(&Row::imetaHost), med(&Row::alone), med(&Row::pack),
+          med(&Row::eager),
           med(&Row::bppBytes), med(&Row::joins)};
 }
 
@@ -407,10 +414,10 @@ int main(int argc, char **argv) {
               "50 steps\n\n",
               prop.name, steps);
   std::printf("| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
-              "chk mapped | imeta | imeta host | imeta alone | (a) | "
-              "(a)/imeta | imeta/(b'') | (b'') H2D B | joins |\n");
+              "chk mapped | imeta | imeta host | imeta alone | imeta pack | "
+              "(a) | (a)/imeta | imeta/(b'') | (b'') H2D B | joins |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-              "---|\n");
+              "---|---|\n");
   // IMETA_BENCH_N=<N>: that batch size only (a profiler's run).
   const char *only = std::getenv("IMETA_BENCH_N");
   for (int32_t n : {64, 256, 1024})
@@ -420,10 +427,11 @@ int main(int argc, char **argv) {
           continue;
         const Row r = run(n, nextn, hist, steps, stream, empty);
         std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
-                    "%.1f | %.2f | %.1f | %.1f | %.1f | %.2f | %.0f | %.0f |\n",
+                    "%.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.2f | %.0f | "
+                    "%.0f |\n",
                     n, nextn, (long long)(hist / 1024), r.floor, r.bpp,
                     r.bppHost, r.chk, r.map, r.imeta, r.imetaHost, r.alone,
-                    r.eager, r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes,
+                    r.pack, r.eager, r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes,
                     r.joins);
         std::fflush(stdout);
       }
