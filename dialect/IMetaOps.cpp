@@ -947,8 +947,7 @@ LogicalResult SpecOp::verifyRegions() {
     return failure();
   for (Operation &op : getBody().front()) {
     if (!isa<ConfigOp, RatiosOp, RatioUnionOp, AxisOp, InputOp, FieldOp,
-             PrefixSumOp,
-             RequireOp, PathOp, FormulaDefOp>(op))
+             PrefixSumOp, RequireOp, PathOp, FormulaDefOp>(op))
       return op.emitOpError("cannot appear at the top of an imeta.spec");
     if (auto sym = op.getAttrOfType<StringAttr>(
             mlir::SymbolTable::getSymbolAttrName()))

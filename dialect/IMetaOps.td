@@ -113,10 +113,11 @@ def IMeta_AxisOp : IMeta_Op<"axis", [Symbol, HasParent<"SpecOp">,
     An index set other than the sequences (TensorRT-LLM's KV cache pools,
     a loop, a chunk): the buckets 0 .. K-1, K an i32 config parameter (at
     most 16; an `optional` one is checked by the paths that need it, and
-    elsewhere a count out of range makes no index). A field declared `over` an axis has one bucket an index, `n`
-    the index; its output is laid out `[K][rows][width]`, the axis outer
-    (bucket `p` of output `NAME` is `NAME.p` in the field file). An axis
-    is used as a ratio set is (`over`, `ratio_count`) but joins no union.
+    elsewhere a count out of range makes no index). A field declared
+    `over` an axis has one bucket an index, `n` the index; its output is
+    laid out `[K][rows][width]`, the axis outer (bucket `p` of output
+    `NAME` is `NAME.p` in the field file). An axis is used as a ratio set
+    is (`over`, `ratio_count`) but joins no union.
 
     ```mlir
     imeta.config @num_pools : i32 {min = 0 : i64}

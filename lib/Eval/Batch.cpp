@@ -316,7 +316,7 @@ llvm::Expected<Batch> imeta::parseBatch(SpecOp spec,
   for (Operation &op : body) {
     if (auto axis = dyn_cast<AxisOp>(op)) {
       // An optional count only where the path needs it (elsewhere the
-      // axis is empty if its count is out of range: axisIndices).
+      // axis is empty if its count is out of range: Evaluator::ratios).
       auto cfg = lookupSpecSymbol<ConfigOp>(axis, axis.getCountAttr());
       if (cfg && cfg.getOptional() && path &&
           neededBy(path, needs, cfg).empty())

@@ -27,7 +27,7 @@ void HeaderEmitter::emit(CodeStream &cs) {
   cs.blank();
   cs.line("namespace {0} {{", L.ns());
   cs.blank();
-  cs.line("/// Most ratios in one ratio set.");
+  cs.line("/// Most buckets of one set: ratios of a ratio set, indices of an axis.");
   cs.line("constexpr int kMaxRatios = {0};", kMaxBuckets);
   cs.blank();
   emitConfig(cs);

@@ -45,17 +45,9 @@ def first_diff(got, want):
     return ""
 
 
-def mismatches(imeta_run, spec, path, batch_file, want, backend, engine):
-    """The differences of `path` on `batch_file` (backend None: the
-    evaluator) from `want`, the reference `engine`'s outputs."""
-    cmd = [imeta_run, spec, "--path", path, "--batch", batch_file]
-    if backend:
-        cmd += ["--backend", backend]
-    name = f"{path} {backend or 'evaluator'}"
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        return [f"{name}: imeta-run failed: {r.stderr.strip()}"]
-    got = json.loads(r.stdout)
+def mismatches(name, got, want, engine):
+    """The differences of field file `got` (of the run `name`) from `want`,
+    the reference `engine`'s outputs."""
     bad = []
     for k in sorted(set(want) | set(got)):
         if k not in got:
@@ -76,9 +68,9 @@ def run_batches(seed, make_batch, checks, engine, summary, describe=None,
     with `seed`) is written to WORKDIR/batchN.json and each (path,
     reference) of `checks` run on the evaluator and the generated C++
     against `reference(batch)`. One line a batch (`describe(batch)` says
-    what it holds; `explain(path, file, batch, backend)` gives more lines
-    where a run differs), then `N batches: SUMMARY`, or how many differ
-    and exit status 1."""
+    what it holds; `explain(name, got, path, batch)` gives more lines where
+    run `name`'s field file `got` differs), then `N batches: SUMMARY`, or
+    how many differ and exit status 1."""
     imeta_run, spec, work = sys.argv[1:4]
     count = int(sys.argv[4]) if len(sys.argv) > 4 else 12
     os.makedirs(work, exist_ok=True)
@@ -93,11 +85,18 @@ def run_batches(seed, make_batch, checks, engine, summary, describe=None,
         for vpath, reference in checks:
             want = reference(batch)
             for backend in (None, "cpu"):
-                here = mismatches(imeta_run, spec, vpath, path, want, backend,
-                                  engine)
+                name = f"{vpath} {backend or 'evaluator'}"
+                cmd = [imeta_run, spec, "--path", vpath, "--batch", path]
+                r = subprocess.run(cmd + ["--backend", backend or "interp"],
+                                   capture_output=True, text=True)
+                if r.returncode != 0:
+                    bad.append(f"{name}: imeta-run failed: {r.stderr.strip()}")
+                    continue
+                got = json.loads(r.stdout)
+                here = mismatches(name, got, want, engine)
                 bad += here
                 if here and explain:
-                    more += explain(vpath, path, batch, backend)
+                    more += explain(name, got, vpath, batch)
         status = "ok" if not bad else f"{len(bad)} MISMATCHES"
         what = f" ({describe(batch)})" if describe else ""
         print(f"batch {n}{what}: {status} ({path})")

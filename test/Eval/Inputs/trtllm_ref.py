@@ -91,14 +91,11 @@ both fail the run):
 Each batch is written to WORKDIR and run by imeta-run on the evaluator and
 on the generated C++ (--backend cpu) for both paths; the verdict is
 ref_compare.mismatches against the full expected field file (reference and
-convention values together); a failing run is re-read to say which entries
-are reference and which convention mismatches.
+convention values together); a failing run's field file is then split
+into reference and convention mismatches.
 
   trtllm_ref.py IMETA_RUN SPEC WORKDIR [BATCHES]
 """
-import json
-import subprocess
-import sys
 
 from ref_compare import cdiv, cumsum0, run_batches, show
 
@@ -241,17 +238,9 @@ def classify(got, want, mask, where=""):
     return []
 
 
-def explain(imeta_run, spec, path, batch_file, want, mask, backend):
-    """Which entries of a failing run differ, as reference or convention
-    mismatches (imeta-run rerun for its field file)."""
-    cmd = [imeta_run, spec, "--path", path, "--batch", batch_file]
-    if backend:
-        cmd += ["--backend", backend]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        return [], []
-    got = json.loads(r.stdout)
-    name = f"{path} {backend or 'evaluator'}"
+def explain(name, got, want, mask):
+    """Which entries of run `name`'s field file `got` differ from `want`, as
+    reference or convention mismatches."""
     ref_bad, conv_bad = [], []
     for k in sorted(set(want) & set(got)):
         for kind, where, g, w in classify(got[k], want[k], mask[k]):
@@ -331,16 +320,13 @@ def describe(batch):
 
 
 def main():
-    imeta_run, spec = sys.argv[1:3]
-
-    def why(path, batch_file, batch, backend):
+    def why(name, got, path, batch):
         # Each differing entry, as TensorRT-LLM's value or the spec's 0.
         want, mask = reference(batch, path == "trtllm_mla")
         lines = []
         for title, found in zip(
                 ("reference (TensorRT-LLM's value)", "convention (the spec's 0)"),
-                explain(imeta_run, spec, path, batch_file, want, mask,
-                        backend)):
+                explain(name, got, want, mask)):
             if found:
                 lines.append(f"{len(found)} {title} mismatches, first:")
                 lines += ["  " + line for line in found[:6]]
