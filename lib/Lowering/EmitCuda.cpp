@@ -477,12 +477,25 @@ void CudaEmitter::emitDeviceContext(CodeStream &cu, const PathPlan &plan) {
   cu.line("dc.err = reinterpret_cast<ErrorRecord *>(pk.device + "
           "k{0}ErrorOffset);",
           L.pascal(p));
+  // The dividers, made once per configuration: H keeps the last ones
+  // with the values they divide by (a step's pack does not divide).
+  {
+    CodeStream::Scope made(
+        cu, "if (H.dv_ok && " + L.sameConfig("H.dv_for", "dc") + ")");
+    cu.line("std::memcpy(dc.dv_set, H.dv_for.dv_set, sizeof(dc.dv_set));");
+    for (const ConfigDecl &cfg : L.configs())
+      if (!cfg.isList)
+        cu.line("dc.dv_cfg_{0} = H.dv_for.dv_cfg_{0};", cfg.name);
+  }
+  CodeStream::Scope make(cu, "else");
   cu.line("for (int x = 0; x < kNumSets; ++x)");
   cu.line("  for (int b = 0; b < dc.num_set[x]; ++b) dc.dv_set[x][b] = "
           "imeta_make_divider(dc.set[x][b]);");
   for (const ConfigDecl &cfg : L.configs())
     if (!cfg.isList)
       cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});", cfg.name);
+  cu.line("H.dv_for = dc;");
+  cu.line("H.dv_ok = true;");
 }
 
 /// The inputs the kernel reads, into the staging (a resident list's row

@@ -544,13 +544,7 @@ void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
                                     "&a, const {1} &b)",
                                     path, ctx)
                                 .str());
-    std::string same = "std::memcmp(a.set, b.set, sizeof(a.set)) == 0 && "
-                       "std::memcmp(a.num_set, b.num_set, "
-                       "sizeof(a.num_set)) == 0";
-    for (const ConfigDecl &cfg : L.configs())
-      if (!cfg.isList)
-        same += formatv(" && a.cfg_{0} == b.cfg_{0}", cfg.name).str();
-    cs.line("return {0};", same);
+    cs.line("return {0};", L.sameConfig("a", "b"));
   }
   cs.line("/// H's proof box for c's configuration, widened around a "
           "batch's leaves");

@@ -121,11 +121,12 @@ void FillEmitter::emitCommonMembers(CodeStream &cs) {
   cs.line("int32_t num_set[kNumSets];");
   cs.line("/// map[y][x][b]: index in set x of ratio b of set y, or -1.");
   cs.line("int32_t map[kNumSets][kNumSets][kMaxRatios];");
-  cs.line("/// Dividers of the ratios and the config values, made once per "
-          "step by a GPU");
-  cs.line("/// path's stage: kernels divide by them with a multiply "
-          "(imeta_div32; the");
-  cs.line("/// host divides, and a CPU path leaves them unset).");
+  cs.line("/// Dividers of the ratios and the config values, made by a GPU "
+          "path's stage once");
+  cs.line("/// per configuration (kept in its host state): kernels divide "
+          "by them with a");
+  cs.line("/// multiply (imeta_div32; the host divides, and a CPU path "
+          "leaves them unset).");
   cs.line("imeta_divider dv_set[kNumSets][kMaxRatios];");
   for (const ConfigDecl &cfg : L.configs())
     if (!cfg.isList)
@@ -291,6 +292,10 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
               "// zeros, never written",
               in.elemType(), in.name);
   }
+  cs.line("/// A GPU stage's dividers (dv_*), made for the configuration in "
+          "`dv_for`");
+  cs.line("/// (its config values and ratios; kept across steps).");
+  cs.line("bool dv_ok = false; {0} dv_for{{};", L.ctxName(plan));
   if (DeviceStageEmitter::hasStep(L, plan)) {
     cs.line("/// The device step's proof box, grown by `_check` from a "
             "batch's leaves, for");

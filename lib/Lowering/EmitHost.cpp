@@ -138,29 +138,33 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
         lookupSymbol(L.spec(), sym.getAttr()));
     if (!u)
       continue;
+    // The members' ratios on the stack (each at most kMaxRatios): no
+    // allocation a call, as the pack of a step calls this every step.
     CodeStream::Scope s(cs, "");
-    cs.line("std::vector<int32_t> all;");
+    cs.line("int32_t all[kMaxRatios * {0}];", u.getMembers().size());
+    cs.line("int32_t *end = all;");
     for (Attribute m : u.getMembers()) {
       unsigned mid = st.setId(cast<FlatSymbolRefAttr>(m));
-      cs.line("all.insert(all.end(), c.set[{0}], c.set[{0}] + c.num_set[{0}]);",
+      cs.line("end = std::copy(c.set[{0}], c.set[{0}] + c.num_set[{0}], end);",
               mid);
     }
-    cs.line("std::sort(all.begin(), all.end());");
-    cs.line("all.erase(std::unique(all.begin(), all.end()), all.end());");
-    cs.line("if (all.size() > size_t(kMaxRatios)) return failure(\"config: "
+    cs.line("std::sort(all, end);");
+    cs.line("end = std::unique(all, end);");
+    cs.line("if (end - all > kMaxRatios) return failure(\"config: "
             "more than \" + std::to_string(kMaxRatios) + \" ratios in "
             "{0}\");",
             u.getSymName());
-    cs.line("std::copy(all.begin(), all.end(), c.set[{0}]);", id);
-    cs.line("c.num_set[{0}] = int32_t(all.size());", id);
+    cs.line("std::copy(all, end, c.set[{0}]);", id);
+    cs.line("c.num_set[{0}] = int32_t(end - all);", id);
   }
+  cs.line("for (auto &from : c.map)");
+  cs.line("  for (auto &to : from) std::fill(std::begin(to), std::end(to), "
+          "-1);");
   cs.line("for (int y = 0; y < kNumSets; ++y)");
   cs.line("  for (int x = 0; x < kNumSets; ++x)");
-  cs.line("    for (int b = 0; b < kMaxRatios; ++b) {");
-  cs.line("      c.map[y][x][b] = -1;");
-  cs.line("      for (int k = 0; b < c.num_set[y] && k < c.num_set[x]; ++k)");
+  cs.line("    for (int b = 0; b < c.num_set[y] && b < kMaxRatios; ++b)");
+  cs.line("      for (int k = 0; k < c.num_set[x] && k < kMaxRatios; ++k)");
   cs.line("        if (c.set[x][k] == c.set[y][b]) c.map[y][x][b] = k;");
-  cs.line("    }");
   cs.line("return Status{};");
 }
 

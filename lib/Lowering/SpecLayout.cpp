@@ -134,6 +134,18 @@ std::string SpecLayout::numBuckets(FlatSymbolRefAttr set) const {
   return set ? formatv("c.num_set[{0}]", names.setId(set)).str() : "1";
 }
 
+std::string SpecLayout::sameConfig(StringRef a, StringRef b) const {
+  std::string same =
+      formatv("std::memcmp({0}.set, {1}.set, sizeof({0}.set)) == 0 && "
+              "std::memcmp({0}.num_set, {1}.num_set, sizeof({0}.num_set)) == 0",
+              a, b)
+          .str();
+  for (const ConfigDecl &cfg : configs())
+    if (!cfg.isList)
+      same += formatv(" && {0}.cfg_{2} == {1}.cfg_{2}", a, b, cfg.name).str();
+  return same;
+}
+
 bool SpecLayout::isHostValue(Operation *op) {
   auto field = dyn_cast<FieldOp>(op);
   return !field || field.getDomain() != Domain::rows;

@@ -128,6 +128,9 @@ public:
                                        mlir::Operation *def);
   /// The number of buckets of a set in generated code.
   std::string numBuckets(mlir::FlatSymbolRefAttr set) const;
+  /// A C++ condition: contexts `a` and `b` hold the same configuration
+  /// (ratio sets and config values; a config list is not compared).
+  std::string sameConfig(llvm::StringRef a, llvm::StringRef b) const;
 
   /// Whether `op` has a host-stage array (h_X): a prefix sum, or a field
   /// that is not a rows field.
