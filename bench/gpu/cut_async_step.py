@@ -15,6 +15,11 @@ past a cut, so the bench's comparison with the CPU routine is off
   (on the GPU) for k in 1 2 3 4 5 6 7 0; do IMETA_CUT=$k \
       IMETA_BENCH_NO_CHECK=1 imeta-bench-async-step 30; done
 
+Every cut, 0 included, reads the cut from constant memory and carries its
+branches: compare cuts with each other, and the whole step with the
+unpatched bench in the same call. IMETA_BENCH_NO_CHECK also leaves (b'')
+unchecked.
+
 Cuts: 1 at entry (the graph, the copy and a launch that returns), 2 after
 the context's copy into shared memory and its layout, 3 after the sequence
 stage, 4 after the capacities, 5 after the proof's leaves and the box, 6
@@ -65,12 +70,19 @@ for anchor, text, before in [
         ('  if (best != kStageOk) return;\n', '  if (cut == 7) return;\n', False)]:
     put(anchor, text, before)
 s = s[:k0] + body + s[k1:]
-decl = ('__device__ int imeta_cut;\n'
-        'static const int imeta_cut_set = [] { const char *e = '
-        'std::getenv("IMETA_CUT"); const int v = e ? std::atoi(e) : 0; '
-        'cudaMemcpyToSymbol(imeta_cut, &v, sizeof v); return v; }();\n')
+decl = ('__constant__ int imeta_cut;\n'
+        'static const int imeta_cut_set = [] {\n'
+        '  const char *e = std::getenv("IMETA_CUT");\n'
+        '  const int v = e ? std::atoi(e) : 0;\n'
+        '  if (cudaMemcpyToSymbol(imeta_cut, &v, sizeof v) != cudaSuccess) {\n'
+        '    std::fprintf(stderr, "cut_async_step: IMETA_CUT not set on the device\\n");\n'
+        '    std::exit(1);\n'
+        '  }\n'
+        '  std::fprintf(stderr, "cut_async_step: the step kernel cut after phase %d\\n", v);\n'
+        '  return v;\n'
+        '}();\n')
 g0 = s.rindex('\n', 0, s.rindex('__global__', 0, k0)) + 1
 s = s[:g0] + decl + s[g0:]
-s = '#include <cstdlib>\n' + s
+s = '#include <cstdio>\n#include <cstdlib>\n' + s
 open(p, 'w').write(s)
 print('ok')

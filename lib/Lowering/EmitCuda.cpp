@@ -465,8 +465,9 @@ bool CudaEmitter::emitScalarDividers(CodeStream &cu, const PathPlan &plan,
 
 /// After prepare: the batch within the staging's maximum, the context
 /// `dc` with the device's error record and the dividers the kernel's
-/// formulas multiply by, made once per step (the host divides: a CPU
-/// path's context leaves them unset).
+/// formulas multiply by, made once per configuration and kept in the
+/// host state (`H.dv_for`; the host divides: a CPU path's context leaves
+/// them unset).
 void CudaEmitter::emitDeviceContext(CodeStream &cu, const PathPlan &plan) {
   std::string p = PathOp(plan.path).getSymName().str();
   cu.line("const int64_t N = H.c.num_seqs;");
@@ -489,8 +490,8 @@ void CudaEmitter::emitDeviceContext(CodeStream &cu, const PathPlan &plan) {
   }
   CodeStream::Scope make(cu, "else");
   cu.line("for (int x = 0; x < kNumSets; ++x)");
-  cu.line("  for (int b = 0; b < dc.num_set[x]; ++b) dc.dv_set[x][b] = "
-          "imeta_make_divider(dc.set[x][b]);");
+  cu.line("  for (int b = 0; b < dc.num_set[x] && b < kMaxRatios; ++b) "
+          "dc.dv_set[x][b] = imeta_make_divider(dc.set[x][b]);");
   for (const ConfigDecl &cfg : L.configs())
     if (!cfg.isList)
       cu.line("dc.dv_cfg_{0} = imeta_make_divider(dc.cfg_{0});", cfg.name);

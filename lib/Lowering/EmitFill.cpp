@@ -292,10 +292,12 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
               "// zeros, never written",
               in.elemType(), in.name);
   }
-  cs.line("/// A GPU stage's dividers (dv_*), made for the configuration in "
-          "`dv_for`");
-  cs.line("/// (its config values and ratios; kept across steps).");
-  cs.line("bool dv_ok = false; {0} dv_for{{};", L.ctxName(plan));
+  if (PathOp(plan.path).getTarget() == Target::gpu) {
+    cs.line("/// The GPU stage's dividers (dv_*), made for the configuration "
+            "in `dv_for`");
+    cs.line("/// (its config values and ratios; kept across steps).");
+    cs.line("bool dv_ok = false; {0} dv_for{{};", L.ctxName(plan));
+  }
   if (DeviceStageEmitter::hasStep(L, plan)) {
     cs.line("/// The device step's proof box, grown by `_check` from a "
             "batch's leaves, for");
