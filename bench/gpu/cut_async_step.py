@@ -20,6 +20,13 @@ branches: compare cuts with each other, and the whole step with the
 unpatched bench in the same call. IMETA_BENCH_NO_CHECK also leaves (b'')
 unchecked.
 
+A cut before the grid's verdict (3-6) relies on every CTA reaching it
+alike, true of this kernel (each runs the stage over the whole batch,
+and the bench's batches pass): a kernel whose CTAs could fail apart
+would leave some at the barrier. A process run with a cut before 5
+never writes the leaves `_check` widens the proof box from: use it for
+cuts only.
+
 Cuts: 1 at entry (the graph, the copy and a launch that returns), 2 after
 the context's copy into shared memory and its layout, 3 after the sequence
 stage, 4 after the capacities, 5 after the proof's leaves and the box, 6
