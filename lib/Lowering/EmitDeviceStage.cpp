@@ -511,6 +511,8 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
       cs.line("lv[{0}] = {1};", i, expr);
     cs.line("ln.reduce(lv, {0});", leaves.size());
   }
+  if (failed(emitProofWithin(cs, plan, leaves)))
+    return failure();
   cs.line("/// The proof over leaves `lv` (every lane the same verdict): the "
           "fills may");
   cs.line("/// run unchecked on a batch whose leaves lie within them.");
@@ -527,6 +529,46 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
     cs.line("return ln.all(ok);");
   }
   emitBoxHelpers(cs, plan);
+  return success();
+}
+
+LogicalResult
+DeviceStageEmitter::emitProofWithin(CodeStream &cs, const PathPlan &plan,
+                                    ArrayRef<std::string> leaves) {
+  std::string path = PathOp(plan.path).getSymName().str();
+  cs.line("/// Whether the leaves of `{0}_proof_leaves` lie within `box` (as "
+          "r_within",
+          path);
+  cs.line("/// over them): each lane tests its own elements of each scan, "
+          "one barrier");
+  cs.line("/// joins them; no range is reduced.");
+  cs.line("template <class Lanes>");
+  CodeStream::Scope fn(cs, formatv("IMETA_HD bool {0}_proof_within(const {1} "
+                                   "&c, Lanes &ln, const Range *box)",
+                                   path, L.ctxName(plan))
+                               .str());
+  cs.line("const int64_t N = c.num_seqs;");
+  cs.line("(void)N;");
+  cs.line("bool in = true;");
+  // Each leaf's lane part, as its test of its bound.
+  static constexpr std::pair<StringRef, StringRef> kTests[] = {
+      {"ln.part_span(", "ln.span_within("},
+      {"ln.part_lengths(", "ln.lengths_within("},
+      {"ln.part_exact(", "ln.exact_within("}};
+  if (leaves.empty())
+    cs.line("in = ln.exact_within(box[0], Range{0, 0});");
+  for (auto [k, expr] : llvm::enumerate(leaves)) {
+    StringRef e(expr);
+    auto test = llvm::find_if(
+        kTests, [&](const auto &t) { return e.starts_with(t.first); });
+    if (test == std::end(kTests))
+      return PathOp(plan.path).emitOpError()
+             << "has a proof leaf the device step cannot test against a box: "
+             << expr;
+    cs.line("in &= {0}box[{1}], {2};", test->second, k,
+            e.drop_front(test->first.size()));
+  }
+  cs.line("return ln.all(in);");
   return success();
 }
 

@@ -125,6 +125,11 @@ public:
   /// apart from the evaluation, so that leaves within a box the host
   /// proved once need no evaluation.
   mlir::LogicalResult emitProof(CodeStream &cs, const PathPlan &plan);
+  /// `<path>_proof_within(c, ln, box)`: whether the leaves `<path>_proof_leaves`
+  /// computes lie within `box`, each lane testing its own elements of each
+  /// scan (one barrier, no reduction): a step's test of the host's box.
+  mlir::LogicalResult emitProofWithin(CodeStream &cs, const PathPlan &plan,
+                                      llvm::ArrayRef<std::string> leaves);
   /// A device step's proof box on the host: `<path>_same_config` and
   /// `<path>_widen_box`.
   void emitBoxHelpers(CodeStream &cs, const PathPlan &plan);

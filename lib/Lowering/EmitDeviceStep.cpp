@@ -212,17 +212,25 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   // The proof's leaves (the host widens its box from CTA 0's), then the
   // box or the proof.
   std::string P = L.pascal(p);
-  cu.line("Range lv[k{0}ProofLeaves];", P);
-  cu.line("{0}_proof_leaves(c, ln, lv);", p);
+  // Within the box, each lane tests its own elements (one barrier);
+  // else the leaves are reduced and the proof runs over them. CTA 0's
+  // leaves are what the host widens the box around (the box itself where
+  // they lie within it: nothing to widen).
+  cu.line("Range lv[k{0}ProofLeaves] = {{};", P);
+  cu.line("const bool in_box = k{0}ProofBoxes && c.box_n == "
+          "k{0}ProofLeaves && {1}_proof_within(c, ln, c.box);",
+          P, p);
+  cu.line("bool proven = in_box;");
+  {
+    CodeStream::Scope outside(cu, "if (!in_box)");
+    cu.line("{0}_proof_leaves(c, ln, lv);", p);
+    cu.line("proven = {0}_proof_over(c, lv, ln);", p);
+  }
   // Constant indices only: `lv` stays in registers.
   cu.line("if (blockIdx.x == 0 && threadIdx.x == 0) for (int k = 0; k < "
-          "k{0}ProofLeaves; ++k) c.seen[k] = lv[k];",
+          "k{0}ProofLeaves; ++k) c.seen[k] = in_box ? c.box[k] : lv[k];",
           P);
   {
-    cu.line("const bool proven = (k{0}ProofBoxes && c.box_n == "
-            "k{0}ProofLeaves && r_within(lv, c.box, k{0}ProofLeaves)) || "
-            "{1}_proof_over(c, lv, ln);",
-            P, p);
     // Proven, a fast fill that reads list elements still checks them
     // (fastFillCanFail): its checks alone run first, as the checked dry
     // run does where the proof fails, so that no CTA writes on a refusal.

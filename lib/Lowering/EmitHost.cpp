@@ -1105,14 +1105,18 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
     std::string p = PathOp(plan.path).getSymName().str();
     std::string P = L.pascal(p);
     cs.line("SerialLanes pl;");
-    cs.line("Range lv[k{0}ProofLeaves];", P);
-    cs.line("{0}_proof_leaves(c, pl, lv);", p);
     cs.line("const bool boxed = k{0}ProofBoxes && H.box_ok && "
-            "{1}_same_config(H.box_for, c) && r_within(lv, H.box.data(), "
-            "k{0}ProofLeaves);",
+            "{1}_same_config(H.box_for, c) && {1}_proof_within(c, pl, "
+            "H.box.data());",
             P, p);
-    cs.line("c.proven = boxed || {0}_proof_over(c, lv, pl);", p);
-    cs.line("if (!boxed) {0}_widen_box(H, c, lv);", p);
+    cs.line("c.proven = boxed;");
+    {
+      CodeStream::Scope outside(cs, "if (!boxed)");
+      cs.line("Range lv[k{0}ProofLeaves];", P);
+      cs.line("{0}_proof_leaves(c, pl, lv);", p);
+      cs.line("c.proven = {0}_proof_over(c, lv, pl);", p);
+      cs.line("{0}_widen_box(H, c, lv);", p);
+    }
   }
   emitShapes(cs, plan);
   emitDryRun(cs, plan);

@@ -152,6 +152,47 @@ TEST(RuntimeText, RangesSaturateAndBound) {
   EXPECT_EQ(r_span(p, 0).hi, 0);
 }
 
+// The device step's box test: lanes testing their own elements of a scan
+// (joined) answer as r_within over the scan's range, empty scans included,
+// for boxes around, inside and outside the values, and for 1 to 5 lanes.
+TEST(RuntimeText, BoxTestByElementEqualsTheReducedRange) {
+  std::mt19937_64 rng(20261206);
+  int inside = 0, outside = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const int64_t n = int64_t(rng() % 7);
+    int32_t v[6];
+    int64_t begin[6], end[6];
+    for (int64_t k = 0; k < 6; ++k) {
+      v[k] = int32_t(int64_t(rng() % 41) - 20);
+      begin[k] = int64_t(rng() % 100);
+      end[k] = begin[k] + int64_t(rng() % 41) - 20;
+    }
+    auto bound = [&]() { return int64_t(rng() % 45) - 22; };
+    Range box{bound(), bound()};
+    if (rng() % 8 == 0)
+      box = Range{-kRangeCap, kRangeCap};
+    const Range span = r_span(v, n), lengths = r_lengths(begin, end, n);
+    const bool spanIn = r_within(&span, &box, 1);
+    const bool lengthsIn = r_within(&lengths, &box, 1);
+    (spanIn ? inside : outside) += 1;
+    const int64_t lanes = 1 + int64_t(rng() % 5);
+    bool bySpan = true, byLengths = true;
+    for (int64_t id = 0; id < lanes; ++id) {
+      bySpan &= r_span_within(box, v, n, id, lanes);
+      byLengths &= r_lengths_within(box, begin, end, n, id, lanes);
+    }
+    ASSERT_EQ(bySpan, spanIn) << "round " << round << ", n " << n;
+    ASSERT_EQ(byLengths, lengthsIn) << "round " << round << ", n " << n;
+    SerialLanes one;
+    EXPECT_EQ(one.span_within(box, v, n), spanIn);
+    EXPECT_EQ(one.lengths_within(box, begin, end, n), lengthsIn);
+    EXPECT_EQ(one.exact_within(box, span), spanIn);
+  }
+  // Both answers occur often enough to mean something.
+  EXPECT_GT(inside, 1000);
+  EXPECT_GT(outside, 1000);
+}
+
 TEST(RuntimeText, FailureWords) {
   EXPECT_EQ(imeta_failure_text(kOverflow, "arith.addi", " at s.mlir:3:5", "",
                                2147483648, 0, 32, " (R6)"),
