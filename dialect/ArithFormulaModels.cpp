@@ -12,11 +12,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
-using llvm::formatv;
 
 namespace {
 
@@ -30,7 +29,7 @@ int64_t constantValue(arith::ConstantOp op) {
 /// Its C++ literal, an int64_t.
 std::string constantLiteral(arith::ConstantOp op) {
   int64_t v = constantValue(op);
-  return v == INT64_MIN ? "INT64_MIN" : formatv("INT64_C({0})", v).str();
+  return v == INT64_MIN ? "INT64_MIN" : fmt("INT64_C({0})", v);
 }
 
 LogicalResult eval(arith::ConstantOp op, FormulaInterpreter &in) {
@@ -159,13 +158,13 @@ LogicalResult eval(scf::IfOp ifOp, FormulaInterpreter &in) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult range(arith::ConstantOp op, RangeRuleBuilder &r) {
-  r.define(op, formatv("r_exact({0})", constantLiteral(op)));
+  r.define(op, fmt("r_exact({0})", constantLiteral(op)));
   return success();
 }
 
 /// add, sub, mul: the fast instantiation computes them in i32.
 LogicalResult arithmetic(Operation *op, RangeRuleBuilder &r, StringRef fn) {
-  r.proveFits(op, r.define(op, formatv("{0}({1}, {2})", fn, r.operand(op, 0),
+  r.proveFits(op, r.define(op, fmt("{0}({1}, {2})", fn, r.operand(op, 0),
                                        r.operand(op, 1))));
   return success();
 }
@@ -182,7 +181,7 @@ LogicalResult range(arith::MulIOp op, RangeRuleBuilder &r) {
 /// A quotient: its divisor never zero; INT32_MIN / -1 leaves i32, which
 /// the quotient's range shows.
 LogicalResult quotient(Operation *op, RangeRuleBuilder &r, StringRef fn) {
-  r.require(formatv("r_nonzero({0})", r.operand(op, 1)));
+  r.require(fmt("r_nonzero({0})", r.operand(op, 1)));
   return arithmetic(op, r, fn);
 }
 LogicalResult range(arith::DivSIOp op, RangeRuleBuilder &r) {
@@ -196,17 +195,17 @@ LogicalResult range(arith::CeilDivSIOp op, RangeRuleBuilder &r) {
 }
 LogicalResult range(arith::RemSIOp op, RangeRuleBuilder &r) {
   // A remainder fits its operands' type; only the divisor matters.
-  r.require(formatv("r_nonzero({0})", r.operand(op, 1)));
-  r.define(op, formatv("r_rem({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
+  r.require(fmt("r_nonzero({0})", r.operand(op, 1)));
+  r.define(op, fmt("r_rem({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
   return success();
 }
 
 LogicalResult range(arith::MinSIOp op, RangeRuleBuilder &r) {
-  r.define(op, formatv("r_min({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
+  r.define(op, fmt("r_min({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
   return success();
 }
 LogicalResult range(arith::MaxSIOp op, RangeRuleBuilder &r) {
-  r.define(op, formatv("r_max({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
+  r.define(op, fmt("r_max({0}, {1})", r.operand(op, 0), r.operand(op, 1)));
   return success();
 }
 /// Bitwise results stay in their type; booleans stay booleans.
@@ -228,18 +227,18 @@ LogicalResult range(arith::CmpIOp op, RangeRuleBuilder &r) {
   return success();
 }
 LogicalResult range(arith::SelectOp op, RangeRuleBuilder &r) {
-  r.define(op, formatv("r_join({0}, {1})", r.operand(op, 1), r.operand(op, 2)));
+  r.define(op, fmt("r_join({0}, {1})", r.operand(op, 1), r.operand(op, 2)));
   return success();
 }
 LogicalResult range(arith::ExtSIOp ext, RangeRuleBuilder &r) {
   bool fromBool = ext.getIn().getType().isInteger(1);
-  r.define(ext, fromBool ? formatv("r_neg({0})", r.operand(ext, 0)).str()
+  r.define(ext, fromBool ? fmt("r_neg({0})", r.operand(ext, 0))
                          : r.operand(ext, 0));
   return success();
 }
 LogicalResult range(arith::ExtUIOp ext, RangeRuleBuilder &r) {
   unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
-  r.define(ext, w == 32 ? formatv("r_zext32({0})", r.operand(ext, 0)).str()
+  r.define(ext, w == 32 ? fmt("r_zext32({0})", r.operand(ext, 0))
                         : r.operand(ext, 0));
   return success();
 }
@@ -264,7 +263,7 @@ LogicalResult range(scf::IfOp ifOp, RangeRuleBuilder &r) {
       continue;
     std::string expr = branches[0][k];
     for (size_t b = 1; b < branches.size(); ++b)
-      expr = formatv("r_join({0}, {1})", expr, branches[b][k]).str();
+      expr = fmt("r_join({0}, {1})", expr, branches[b][k]);
     r.defineValue(result, expr);
   }
   return success();
@@ -284,7 +283,7 @@ LogicalResult arithmetic(Operation *op, CppFormulaPrinter &p, StringRef sym) {
   unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
   if (w < 64) {
     // Operands fit 32 bits, so the 64-bit result is exact.
-    p.checkFits(op, p.define(op, formatv("{0} {1} {2}", p.operand(op, 0), sym,
+    p.checkFits(op, p.define(op, fmt("{0} {1} {2}", p.operand(op, 0), sym,
                                          p.operand(op, 1))));
     return success();
   }
@@ -292,8 +291,8 @@ LogicalResult arithmetic(Operation *op, CppFormulaPrinter &p, StringRef sym) {
   const char *builtin = isa<arith::AddIOp>(op)   ? "imeta_add_overflow"
                         : isa<arith::SubIOp>(op) ? "imeta_sub_overflow"
                                                  : "imeta_mul_overflow";
-  p.line(formatv("int64_t {0};", name));
-  p.line(formatv("if ({0}({1}, {2}, &{3})) {4}", builtin, p.operand(op, 0),
+  p.line(fmt("int64_t {0};", name));
+  p.line(fmt("if ({0}({1}, {2}, &{3})) {4}", builtin, p.operand(op, 0),
                  p.operand(op, 1), name, p.fail("kOverflow64", op, "0")));
   p.bind(op->getResult(0), name);
   return success();
@@ -314,18 +313,18 @@ std::string quotient32(Operation *op, CppFormulaPrinter &p,
                        const std::string &x, const std::string &y,
                        const std::string &dv) {
   if (dv.empty())
-    return formatv("{0} / {1}", x, y).str();
+    return fmt("{0} / {1}", x, y);
   if (std::string shared = p.stepQuotient(op); !shared.empty())
     return shared;
   if (p.exactDivision(op))
-    return formatv("imeta_udiv32({0}, {1})", x, dv).str();
-  return formatv("imeta_div32({0}, {1}, {2})", x, y, dv).str();
+    return fmt("imeta_udiv32({0}, {1})", x, dv);
+  return fmt("imeta_div32({0}, {1}, {2})", x, y, dv);
 }
 
 /// The divisions: truncated, floor, ceiling, remainder.
 LogicalResult dividing(Operation *op, CppFormulaPrinter &p) {
   std::string a = p.operand(op, 0), b = p.operand(op, 1);
-  p.line(formatv("if ({0}{1} == 0) {2}", p.proven(op), b,
+  p.line(fmt("if ({0}{1} == 0) {2}", p.proven(op), b,
                  p.fail("kDivZero", op, a)));
   unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
   if (w == 32) {
@@ -333,30 +332,30 @@ LogicalResult dividing(Operation *op, CppFormulaPrinter &p) {
     // Only INT32_MIN / -1 leaves i32; its remainder is 0.
     bool rem = isa<arith::RemSIOp>(op);
     if (!rem)
-      p.line(formatv("if ({0}{1} == INT32_MIN && {2} == -1) {3}", p.proven(op),
+      p.line(fmt("if ({0}{1} == INT32_MIN && {2} == -1) {3}", p.proven(op),
                      a, b, p.fail("kOverflow", op, "-int64_t(INT32_MIN)")));
-    std::string x = formatv("int32_t({0})", a), y = formatv("int32_t({0})", b);
+    std::string x = fmt("int32_t({0})", a), y = fmt("int32_t({0})", b);
     std::string dv = p.divider(op->getOperand(1));
     bool prepared = !dv.empty();
     std::string q = quotient32(op, p, x, y, dv);
     std::string expr =
         isa<arith::DivSIOp>(op) ? q
-        : rem && prepared ? formatv("IMETA_REM32({0}, {1}, {2})", x, y, q).str()
+        : rem && prepared ? fmt("IMETA_REM32({0}, {1}, {2})", x, y, q)
         // a - a / b * b: the quotient is shared with a division of the
         // same operands (the compiler merges them: one division, not two).
-        : rem ? formatv("({0} == -1 ? 0 : {1} - {2} * {3})", b, x, q, y).str()
+        : rem ? fmt("({0} == -1 ? 0 : {1} - {2} * {3})", b, x, q, y)
         : isa<arith::FloorDivSIOp>(op)
-            ? formatv("imeta_floordiv({0}, {1})", x, y).str()
-            : formatv("imeta_ceildiv({0}, {1})", x, y).str();
+            ? fmt("imeta_floordiv({0}, {1})", x, y)
+            : fmt("imeta_ceildiv({0}, {1})", x, y);
     return p.alias(op, expr);
   }
-  p.line(formatv("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
+  p.line(fmt("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
                  p.fail("kOverflow64", op, "0")));
   std::string expr =
-      isa<arith::DivSIOp>(op)        ? formatv("{0} / {1}", a, b).str()
-      : isa<arith::RemSIOp>(op)      ? formatv("{0} % {1}", a, b).str()
-      : isa<arith::FloorDivSIOp>(op) ? formatv("imeta_floordiv({0}, {1})", a, b).str()
-                                     : formatv("imeta_ceildiv({0}, {1})", a, b).str();
+      isa<arith::DivSIOp>(op)        ? fmt("{0} / {1}", a, b)
+      : isa<arith::RemSIOp>(op)      ? fmt("{0} % {1}", a, b)
+      : isa<arith::FloorDivSIOp>(op) ? fmt("imeta_floordiv({0}, {1})", a, b)
+                                     : fmt("imeta_ceildiv({0}, {1})", a, b);
   p.checkFits(op, p.define(op, expr));
   return success();
 }
@@ -374,8 +373,8 @@ LogicalResult cpp(arith::RemSIOp op, CppFormulaPrinter &p) {
 }
 
 /// A binary op printed as an expression of its operands.
-LogicalResult binary(Operation *op, CppFormulaPrinter &p, const char *fmt) {
-  return p.alias(op, formatv(fmt, p.operand(op, 0), p.operand(op, 1)));
+LogicalResult binary(Operation *op, CppFormulaPrinter &p, const char *format) {
+  return p.alias(op, fmt(format, p.operand(op, 0), p.operand(op, 1)));
 }
 LogicalResult cpp(arith::MinSIOp op, CppFormulaPrinter &p) {
   return binary(op, p, "({0} < {1} ? {0} : {1})");
@@ -397,10 +396,9 @@ LogicalResult cpp(arith::CmpIOp cmp, CppFormulaPrinter &p) {
   std::string a = p.operand(cmp, 0), b = p.operand(cmp, 1);
   unsigned w = cmp.getLhs().getType().getIntOrFloatBitWidth();
   auto u = [&](const std::string &x) {
-    return w >= 64 ? formatv("uint64_t({0})", x).str()
-                   : formatv("(uint64_t({0}) & UINT64_C({1}))", x,
-                             (uint64_t(1) << w) - 1)
-                         .str();
+    return w >= 64 ? fmt("uint64_t({0})", x)
+                   : fmt("(uint64_t({0}) & UINT64_C({1}))", x,
+                             (uint64_t(1) << w) - 1);
   };
   std::string expr;
   switch (cmp.getPredicate()) {
@@ -422,7 +420,7 @@ LogicalResult cpp(arith::SelectOp op, CppFormulaPrinter &p) {
   // A condition the enclosing code established: the operand taken.
   if (std::optional<bool> known = p.known(op.getCondition()))
     return p.alias(op, p.operand(op, *known ? 1 : 2));
-  return p.alias(op, formatv("({0} ? {1} : {2})", p.operand(op, 0),
+  return p.alias(op, fmt("({0} ? {1} : {2})", p.operand(op, 0),
                              p.operand(op, 1), p.operand(op, 2)));
 }
 LogicalResult cpp(arith::ExtSIOp ext, CppFormulaPrinter &p) {
@@ -432,8 +430,7 @@ LogicalResult cpp(arith::ExtSIOp ext, CppFormulaPrinter &p) {
 LogicalResult cpp(arith::ExtUIOp ext, CppFormulaPrinter &p) {
   unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
   return p.alias(ext, w == 32
-                          ? formatv("int64_t(uint32_t({0}))", p.operand(ext, 0))
-                                .str()
+                          ? fmt("int64_t(uint32_t({0}))", p.operand(ext, 0))
                           : p.operand(ext, 0));
 }
 LogicalResult cpp(arith::TruncIOp op, CppFormulaPrinter &p) {
@@ -448,7 +445,7 @@ LogicalResult cpp(scf::IfOp ifOp, CppFormulaPrinter &p) {
   for (Value r : ifOp.getResults()) {
     results.push_back(p.fresh());
     p.bind(r, results.back());
-    p.line(formatv("{0}{1} {2} = 0;", p.maybeUnused(), p.valueType(r),
+    p.line(fmt("{0}{1} {2} = 0;", p.maybeUnused(), p.valueType(r),
                    results.back()));
   }
   auto branch = [&](const std::string &header, Region &region) {
@@ -459,13 +456,13 @@ LogicalResult cpp(scf::IfOp ifOp, CppFormulaPrinter &p) {
       done = p.runBlock(region.front(), yielded);
     if (succeeded(done))
       for (auto [dst, src] : llvm::zip(results, yielded))
-        p.line(formatv("{0} = {1};", dst, src));
+        p.line(fmt("{0} = {1};", dst, src));
     p.close();
     return done;
   };
   if (std::optional<bool> known = p.known(ifOp.getCondition()))
     return branch("", *known ? ifOp.getThenRegion() : ifOp.getElseRegion());
-  if (failed(branch(formatv("if ({0})", p.operand(ifOp, 0)),
+  if (failed(branch(fmt("if ({0})", p.operand(ifOp, 0)),
                     ifOp.getThenRegion())))
     return failure();
   if (!ifOp.getElseRegion().empty())

@@ -11,11 +11,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
-using llvm::formatv;
 
 namespace {
 /// A recursive-descent parser that builds ops as it reads.
@@ -52,7 +51,7 @@ private:
     return true;
   }
   LogicalResult expect(StringRef tok) {
-    return accept(tok) ? success() : fail(formatv("expected '{0}'", tok));
+    return accept(tok) ? success() : fail(fmt("expected '{0}'", tok));
   }
   StringRef identifier() {
     skipSpace();
@@ -128,7 +127,7 @@ private:
     FormulaParser &p;
   };
   LogicalResult tooDeep() {
-    return fail(formatv("nested deeper than {0} levels (parentheses, calls, "
+    return fail(fmt("nested deeper than {0} levels (parentheses, calls, "
                         "indices, '?:' and unary operators count); name a "
                         "part with a local binding `x = ...;` or a "
                         "sub-formula",
@@ -203,7 +202,7 @@ LogicalResult FormulaParser::run(Block *body, Type want) {
   if (failed(value))
     return failure();
   if (value->getType() != want)
-    return fail(formatv("the value is {0}; {1}",
+    return fail(fmt("the value is {0}; {1}",
                         value->getType() == i1 ? "i1" : "i32",
                         isa<RequireOp>(owner) ? "a rule's is a condition (i1)"
                         : want == i1          ? "the field declares i1"
@@ -257,16 +256,16 @@ FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
     std::string cycle;
     for (StringRef name : outer.chain)
       cycle += ("@" + name + " -> ").str();
-    return outer.fail(formatv("{0}@{1}: a sub-formula cannot call itself",
+    return outer.fail(fmt("{0}@{1}: a sub-formula cannot call itself",
                               cycle, def.getSymName()));
   }
   if (outer.depth >= kMaxDepth)
-    return outer.fail(formatv("@{0} is called {1} deep: sub-formulas may "
+    return outer.fail(fmt("@{0} is called {1} deep: sub-formulas may "
                               "nest {1} calls",
                               def.getSymName(), kMaxDepth));
   auto params = def.getParams().getAsValueRange<StringAttr>();
   if (size_t(llvm::size(params)) != args.size())
-    return outer.fail(formatv("@{0} takes {1} arguments, not {2}",
+    return outer.fail(fmt("@{0} takes {1} arguments, not {2}",
                               def.getSymName(), llvm::size(params),
                               args.size()));
   FormulaParser inner(outer.owner, def.getText(), def.getTextLocAttr());
@@ -285,7 +284,7 @@ FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
 FailureOr<Value> FormulaParser::typed(FailureOr<Value> v, Type type,
                                       StringRef what) {
   if (succeeded(v) && v->getType() != type)
-    return fail(formatv("{0} needs {1}", what,
+    return fail(fmt("{0} needs {1}", what,
                         type == i1 ? "a condition (i1)" : "a number (i32)"));
   return v;
 }
@@ -378,12 +377,12 @@ FailureOr<Value> FormulaParser::comparison() {
         (lhs->getType() == i1 && !equality))
       pos = opAt; // the error's column: the operator's
     if (lhs->getType() != rhs->getType())
-      return fail(formatv("'{0}' compares two numbers{1}; this compares a "
+      return fail(fmt("'{0}' compares two numbers{1}; this compares a "
                           "condition with a number (int(c) is a condition's "
                           "1 or 0)",
                           tok, equality ? " or two conditions" : ""));
     if (lhs->getType() == i1 && !equality)
-      return fail(formatv("'{0}' orders numbers; conditions compare with == "
+      return fail(fmt("'{0}' orders numbers; conditions compare with == "
                           "and !=",
                           tok));
     return arith::CmpIOp::create(b, locAt(opAt), pred, *lhs, *rhs)
@@ -417,7 +416,7 @@ FailureOr<Value> FormulaParser::multiplicative() {
       break;
     Location at = locAt(pos);
     ++pos;
-    std::string what = formatv("'{0}'", op).str();
+    std::string what = fmt("'{0}'", op);
     FailureOr<Value> rhs = typed(unary(), i32, what);
     if (failed(typed(lhs, i32, what)) || failed(rhs))
       return failure();
@@ -501,7 +500,7 @@ FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
     pos = nameStart; // the error's column: where the name starts
   if (!def)
     return fail(
-        formatv("'{0}' names no local, point or symbol of the spec", id));
+        fmt("'{0}' names no local, point or symbol of the spec", id));
   return def;
 }
 
@@ -531,14 +530,12 @@ static std::string kindOf(Operation *def) {
 
 std::string FormulaParser::ownerText() const {
   if (auto field = dyn_cast<FieldOp>(owner))
-    return formatv("field @{0} is {1}", field.getSymName(),
-                   kindOf(field))
-        .str();
+    return fmt("field @{0} is {1}", field.getSymName(),
+                   kindOf(field));
   auto rule = cast<RequireOp>(owner);
-  return formatv("rule '{0}' is checked {1}", rule.getRule(),
+  return fmt("rule '{0}' is checked {1}", rule.getRule(),
                  rule.getDomain() == Domain::seq ? "per sequence"
-                                                 : "once for the batch")
-      .str();
+                                                 : "once for the batch");
 }
 
 LogicalResult FormulaParser::checkPoint(StringRef id,
@@ -548,7 +545,7 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
   pos = nameStart;
   if (Operation *clash = lookupSymbol(owner->getParentOfType<SpecOp>(),
                                       b.getStringAttr(id)))
-    return fail(formatv("'{0}' is {1} here, and the spec also names {2} "
+    return fail(fmt("'{0}' is {1} here, and the spec also names {2} "
                         "@{0}: write @{0} for the symbol, or rename it",
                         id, builtin.meaning, kindOf(clash)));
   Domain domain = Domain::scalar;
@@ -563,7 +560,7 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
     hasRatios = bool(rule.getRatiosAttr());
   }
   auto refuse = [&](StringRef why) {
-    return fail(formatv("'{0}' is {1}, {2}; {3}", id, builtin.meaning, why,
+    return fail(fmt("'{0}' is {1}, {2}; {3}", id, builtin.meaning, why,
                         ownerText()));
   };
   if (id == "i" && domain == Domain::scalar)
@@ -593,37 +590,37 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
       if (!column || (field.getDomain() == Domain::seq && several))
         return success();
       if (field.getDomain() != Domain::seq)
-        return fail(formatv("{0}({1}, column) reduces one column over the "
+        return fail(fmt("{0}({1}, column) reduces one column over the "
                             "sequences; '{1}' is not a 'seq' field: "
                             "{0}({1})",
                             fn, id));
-      return fail(formatv("{0}({1}, column) reduces one column over the "
+      return fail(fmt("{0}({1}, column) reduces one column over the "
                           "sequences; '{1}' has one value a sequence: "
                           "{0}({1})",
                           fn, id));
     }
     if (auto in = dyn_cast<InputOp>(def); in && !isa<ListType>(in.getType()))
-      return fail(formatv("{0}() reduces a field; '{1}' is an input: define "
+      return fail(fmt("{0}() reduces a field; '{1}' is an input: define "
                           "`imeta.field @x seq = \"{1}\"` and reduce that, "
                           "{0}(x)",
                           fn, id));
     if (isa<PrefixSumOp>(def))
-      return fail(formatv("{0}() reduces a field; '{1}' is a prefix sum: "
+      return fail(fmt("{0}() reduces a field; '{1}' is a prefix sum: "
                           "reduce its source field, or read total({1})",
                           fn, id));
-    return fail(formatv("{0}() reduces a field; '{1}' is {2}", fn, id,
+    return fail(fmt("{0}() reduces a field; '{1}' is {2}", fn, id,
                         kindOf(def)));
   }
   if (fn == "total") {
     if (isa<PrefixSumOp>(def))
       return success();
     if (isa<FieldOp>(def))
-      return fail(formatv("total() reads a prefix sum; '{0}' is a field: "
+      return fail(fmt("total() reads a prefix sum; '{0}' is a field: "
                           "sum it with sum_of({0}), or define "
                           "`imeta.prefix_sum @cu = @{0} : "
                           "!imeta.prefix<exclusive>` and read total(cu)",
                           id));
-    return fail(formatv("total() reads a prefix sum; '{0}' is {1}", id,
+    return fail(fmt("total() reads a prefix sum; '{0}' is {1}", id,
                         kindOf(def)));
   }
   if (fn == "len") {
@@ -632,18 +629,18 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
     if ((in && isa<ListType>(in.getType())) ||
         (cfg && isa<ListType>(cfg.getType())))
       return success();
-    return fail(formatv("len() is the length of a list input or config "
+    return fail(fmt("len() is the length of a list input or config "
                         "list; '{0}' is {1}",
                         id, kindOf(def)));
   }
   // ratio_min, ratio_count
   if (isa<AxisOp>(def) && fn == "ratio_min")
-    return fail(formatv("ratio_min() reads a ratio set; '{0}' is an axis, "
+    return fail(fmt("ratio_min() reads a ratio set; '{0}' is an axis, "
                         "whose least index is 0",
                         id));
   if (isBucketSet(def))
     return success();
-  return fail(formatv("{0}() reads a ratio set{1}; '{2}' is {3}", fn,
+  return fail(fmt("{0}() reads a ratio set{1}; '{2}' is {3}", fn,
                       fn == "ratio_count" ? " or an axis" : "", id,
                       kindOf(def)));
 }
@@ -679,7 +676,7 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   auto sym = FlatSymbolRefAttr::get(b.getContext(), id);
   auto checked = [&](Type t) -> FailureOr<Type> {
     if (t != i32 && t != i1)
-      return fail(formatv("'{0}' is {1}; compact formulas compute in i32 "
+      return fail(fmt("'{0}' is {1}; compact formulas compute in i32 "
                           "and i1 (write this formula in SSA form)",
                           id, t));
     return t;
@@ -692,7 +689,7 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   }
   if (auto in = dyn_cast<InputOp>(*def)) {
     if (isa<ListType>(in.getType()))
-      return fail(formatv("'{0}' is a list: read it as {0}[index] or "
+      return fail(fmt("'{0}' is a list: read it as {0}[index] or "
                           "len({0})",
                           id));
     FailureOr<Type> t = checked(in.getType());
@@ -707,10 +704,10 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
     return GetOp::create(b, at, *t, sym).getResult();
   }
   if (isa<PrefixSumOp>(*def))
-    return fail(formatv("'{0}' is a prefix sum: read it as {0}[index] or "
+    return fail(fmt("'{0}' is a prefix sum: read it as {0}[index] or "
                         "total({0})",
                         id));
-  return fail(formatv("'{0}' cannot be read as a value", id));
+  return fail(fmt("'{0}' cannot be read as a value", id));
 }
 
 FailureOr<Value> FormulaParser::indexed(StringRef id) {
@@ -740,7 +737,7 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
         .getResult();
   if (auto cfg = dyn_cast<ConfigOp>(*def); cfg && isa<ListType>(cfg.getType()))
     return ConfigAtOp::create(b, at, i32, sym, *index).getResult();
-  return fail(formatv("'{0}[...]' reads a list input, a config list or a "
+  return fail(fmt("'{0}[...]' reads a list input, a config list or a "
                       "prefix sum; '{0}' is none of them",
                       id));
 }
@@ -848,10 +845,9 @@ FailureOr<Value> FormulaParser::previous(Location at) {
                                   b.getStringAttr(id));
     auto other = dyn_cast_or_null<FieldOp>(def);
     if (!other)
-      return failAt(callAt, formatv("prev({0}) reads a field at the previous "
+      return failAt(callAt, fmt("prev({0}) reads a field at the previous "
                                     "sequence; '{0}' is {1}",
-                                    id, def ? kindOf(def) : "no symbol")
-                                .str());
+                                    id, def ? kindOf(def) : "no symbol"));
     if (failed(expect(")")))
       return failure();
     if (other == field && !ownFold)
@@ -925,11 +921,10 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     if (id.empty() || !accept(")"))
       return failAt(callAt,
                     perColumn
-                        ? formatv("{0}() takes one name, or a name and a "
+                        ? fmt("{0}() takes one name, or a name and a "
                                   "column",
                                   fn)
-                              .str()
-                        : formatv("{0}() takes one name", fn).str());
+                        : fmt("{0}() takes one name", fn));
     nameStart = argStart; // the column of an error about the name
     FailureOr<Operation *> def = symbol(id);
     if (failed(def))
@@ -964,7 +959,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
   SmallVector<Value, 3> args;
   if (!accept(")")) {
     do {
-      FailureOr<Value> v = typed(ternary(), i32, formatv("{0}()", fn).str());
+      FailureOr<Value> v = typed(ternary(), i32, fmt("{0}()", fn));
       if (failed(v))
         return failure();
       args.push_back(*v);
@@ -976,7 +971,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
     if (args.size() == n)
       return success();
     return fail(
-        formatv("{0}() takes {1} arguments, not {2}", fn, n, args.size()));
+        fmt("{0}() takes {1} arguments, not {2}", fn, n, args.size()));
   };
   if (fn == "min" || fn == "max" || fn == "floordiv" || fn == "ceildiv") {
     if (failed(arity(2)))
@@ -997,7 +992,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
   if (auto def = dyn_cast_or_null<FormulaDefOp>(
           lookupSymbol(owner->getParentOfType<SpecOp>(), b.getStringAttr(fn))))
     return inlineCall(*this, def, args, at);
-  return fail(formatv("unknown function '{0}'", fn));
+  return fail(fmt("unknown function '{0}'", fn));
 }
 
 /// Builds `owner`'s `body` from `text`; on failure leaves it empty.

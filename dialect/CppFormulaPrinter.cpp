@@ -3,11 +3,10 @@
 #include "dialect/CppFormulaPrinter.h"
 
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
-using llvm::formatv;
 
 void CppFormulaPrinter::checkFits(Operation *op, const std::string &name) {
   unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
@@ -21,7 +20,6 @@ void CppFormulaPrinter::checkFits(Operation *op, const std::string &name) {
 
 std::string CppFormulaPrinter::hostValue(Operation *def,
                                          const std::string &index) {
-  return formatv("c.h_{0}[{1}]", SymbolTable::getSymbolName(def).getValue(),
-                 index)
-      .str();
+  return fmt("c.h_{0}[{1}]", SymbolTable::getSymbolName(def).getValue(),
+                 index);
 }

@@ -8,13 +8,12 @@
 #include "dialect/IMetaOps.h"
 #include "dialect/IMetaSymbols.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace imeta;
-using llvm::formatv;
 
 #include "dialect/FormulaOpInterface.cpp.inc"
 
@@ -374,29 +373,29 @@ LogicalResult GetConfigOp::inferRange(RangeRuleBuilder &r) {
 LogicalResult GetInputOp::inferRange(RangeRuleBuilder &r) {
   if (getType().isInteger(1))
     return r.leaf(*this, "Range{0, 1}");
-  return r.leaf(*this, formatv("r_span(c.in_{0}, N)", getInput()));
+  return r.leaf(*this, fmt("r_span(c.in_{0}, N)", getInput()));
 }
 LogicalResult LengthOp::inferRange(RangeRuleBuilder &r) {
-  return r.leaf(*this, formatv("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)",
+  return r.leaf(*this, fmt("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)",
                                getInput()));
 }
 LogicalResult LoadOp::inferRange(RangeRuleBuilder &r) {
   // A list with a declared bound: its check found the range, or its table
   // declares it.
-  return r.leaf(*this, formatv("Range{{H.lo_{0}, H.hi_{0}}", getInput()));
+  return r.leaf(*this, fmt("Range{{H.lo_{0}, H.hi_{0}}", getInput()));
 }
 LogicalResult CountOp::inferRange(RangeRuleBuilder &r) {
   // At most hi - lo elements, at least none.
   return r.leaf(*this,
-                formatv("r_join(r_exact(0), r_max(r_sub({0}, {1}), "
+                fmt("r_join(r_exact(0), r_max(r_sub({0}, {1}), "
                         "r_exact(0)))",
                         r.operand(*this, 1), r.operand(*this, 0)));
 }
 LogicalResult ConfigAtOp::inferRange(RangeRuleBuilder &r) {
-  return r.leaf(*this, formatv("r_span(c.cfgl_{0}, c.cfgn_{0})", getParam()));
+  return r.leaf(*this, fmt("r_span(c.cfgl_{0}, c.cfgn_{0})", getParam()));
 }
 LogicalResult ConfigLenOp::inferRange(RangeRuleBuilder &r) {
-  return r.leaf(*this, formatv("r_exact(c.cfgn_{0})", getParam()));
+  return r.leaf(*this, fmt("r_exact(c.cfgn_{0})", getParam()));
 }
 LogicalResult GetOp::inferRange(RangeRuleBuilder &r) {
   auto field = lookupSpecSymbol<FieldOp>(*this, getFieldAttr());
@@ -410,7 +409,7 @@ LogicalResult PrefixAtOp::inferRange(RangeRuleBuilder &r) {
 }
 LogicalResult PrefixTotalOp::inferRange(RangeRuleBuilder &r) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
-  return r.leaf(*this, formatv("r_join({0}, r_exact(0))", r.hostArray(sum)));
+  return r.leaf(*this, fmt("r_join({0}, r_exact(0))", r.hostArray(sum)));
 }
 LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
   if (reducesRows(*this))
@@ -424,9 +423,9 @@ LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
   std::string count = getColumn() ? "N" : valuesPerBucket(field, "N");
   if (getKind() == Reduction::sum)
     return r.leaf(*this,
-                  formatv("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
+                  fmt("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
                           values, count));
-  return r.leaf(*this, formatv("r_join(r_exact(0), {0})", values));
+  return r.leaf(*this, fmt("r_join(r_exact(0), {0})", values));
 }
 LogicalResult ReduceRowsOp::inferRange(RangeRuleBuilder &r) {
   // Rows 0 .. count - 1; a maximum or minimum is one of the values (or
@@ -434,29 +433,29 @@ LogicalResult ReduceRowsOp::inferRange(RangeRuleBuilder &r) {
   std::string count = r.operand(*this, 0);
   Block &body = getBody().front();
   r.defineValue(body.getArgument(0),
-                formatv("r_join(r_exact(0), r_max(r_add({0}, r_exact(-1)), "
+                fmt("r_join(r_exact(0), r_max(r_add({0}, r_exact(-1)), "
                         "r_exact(0)))",
                         count));
   SmallVector<std::string, 1> yielded;
   if (failed(r.runBlock(body, yielded)))
     return failure();
   if (getKind() == Reduction::sum)
-    r.define(*this, formatv("r_join(r_exact(0), r_mul({0}, r_join("
+    r.define(*this, fmt("r_join(r_exact(0), r_mul({0}, r_join("
                             "r_exact(0), {1})))",
                             yielded.front(), count));
   else
-    r.define(*this, formatv("r_join(r_exact(0), {0})", yielded.front()));
+    r.define(*this, fmt("r_join(r_exact(0), {0})", yielded.front()));
   return success();
 }
 
 LogicalResult RatioMinOp::inferRange(RangeRuleBuilder &r) {
   unsigned id = r.setId(getSetAttr());
   return r.leaf(*this,
-                formatv("r_exact(c.num_set[{0}] ? c.set[{0}][0] : 0)", id));
+                fmt("r_exact(c.num_set[{0}] ? c.set[{0}][0] : 0)", id));
 }
 LogicalResult RatioCountOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this,
-                formatv("r_exact(c.num_set[{0}])", r.setId(getSetAttr())));
+                fmt("r_exact(c.num_set[{0}])", r.setId(getSetAttr())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -486,9 +485,8 @@ LogicalResult PrevOp::emitCpp(CppFormulaPrinter &p) {
     std::string at = p.hostValue(
         field, p.bucketIndex(field.getRatiosAttr()) + " * " + p.numSeqs() +
                    " + (" + i + " - 1)");
-    return p.alias(*this, formatv("({0} > 0 ? int64_t({1}) : int64_t(0))", i,
-                                  at)
-                              .str());
+    return p.alias(*this, fmt("({0} > 0 ? int64_t({1}) : int64_t(0))", i,
+                                  at));
   }
   std::string v = p.previous(getColumn());
   if (v.empty())
@@ -506,10 +504,10 @@ LogicalResult GetInputOp::emitCpp(CppFormulaPrinter &p) {
   // A fill function reads the sequence's inputs once (si_X).
   if (p.fast())
     return p.alias(*this, "si_" + getInput().str());
-  return p.alias(*this, formatv("int64_t(c.in_{0}[{1}])", getInput(), p.seq()));
+  return p.alias(*this, fmt("int64_t(c.in_{0}[{1}])", getInput(), p.seq()));
 }
 LogicalResult LengthOp::emitCpp(CppFormulaPrinter &p) {
-  return p.alias(*this, formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
+  return p.alias(*this, fmt("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
                                 getInput(), p.seq()));
 }
 
@@ -518,19 +516,18 @@ static std::pair<std::string, std::string> listSpan(CppFormulaPrinter &p,
                                                     StringRef name) {
   if (p.fast())
     return {("lb_" + name).str(), ("ll_" + name).str()};
-  return {formatv("(c.in_{0} + c.in_{0}_begin[{1}])", name, p.seq()).str(),
-          formatv("(c.in_{0}_end[{1}] - c.in_{0}_begin[{1}])", name, p.seq())
-              .str()};
+  return {fmt("(c.in_{0} + c.in_{0}_begin[{1}])", name, p.seq()),
+          fmt("(c.in_{0}_end[{1}] - c.in_{0}_begin[{1}])", name, p.seq())};
 }
 
 LogicalResult CountOp::emitCpp(CppFormulaPrinter &p) {
   auto [base, length] = listSpan(p, getInput());
   std::string lo = p.operand(*this, 0), hi = p.operand(*this, 1);
-  p.line(formatv("if ({1} > {0} && {0} < 0) {2}", lo, hi,
+  p.line(fmt("if ({1} > {0} && {0} < 0) {2}", lo, hi,
                  p.fail("kOutOfRange", *this, lo, length)));
-  p.line(formatv("if ({1} > {0} && {1} > {2}) {3}", lo, hi, length,
+  p.line(fmt("if ({1} > {0} && {1} > {2}) {3}", lo, hi, length,
                  p.fail("kOutOfRange", *this, hi + " - 1", length)));
-  return p.alias(*this, formatv("imeta_count_in({0}, {1}, {2}, {3}, {4})", base,
+  return p.alias(*this, fmt("imeta_count_in({0}, {1}, {2}, {3}, {4})", base,
                                 lo, hi, p.operand(*this, 2),
                                 p.operand(*this, 3)));
 }
@@ -538,9 +535,9 @@ LogicalResult CountOp::emitCpp(CppFormulaPrinter &p) {
 LogicalResult ConfigAtOp::emitCpp(CppFormulaPrinter &p) {
   std::string idx = p.operand(*this, 0);
   std::string length = ("c.cfgn_" + getParam()).str();
-  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
+  p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
                  p.fail("kOutOfRange", *this, idx, length)));
-  return p.alias(*this, formatv("int64_t(c.cfgl_{0}[{1}])", getParam(), idx));
+  return p.alias(*this, fmt("int64_t(c.cfgl_{0}[{1}])", getParam(), idx));
 }
 
 LogicalResult ConfigLenOp::emitCpp(CppFormulaPrinter &p) {
@@ -553,25 +550,24 @@ LogicalResult LoadOp::emitCpp(CppFormulaPrinter &p) {
   if (p.fast()) {
     // The sequence's elements at lb_X, their count at ll_X.
     if (p.rangeChecked(*this))
-      return p.alias(*this, formatv("imeta_ldg(lb_{0}, {1})", list, idx));
+      return p.alias(*this, fmt("imeta_ldg(lb_{0}, {1})", list, idx));
     std::string in = p.fresh();
-    p.line(formatv("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx,
+    p.line(fmt("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx,
                    list));
-    p.line(formatv("if (!{0}) {1}", in,
+    p.line(fmt("if (!{0}) {1}", in,
                    p.fail("kOutOfRange", *this, idx, "ll_" + list.str())));
     // A deferred failure goes on past this point: read nothing.
     return p.alias(*this,
                    p.deferFailures().empty()
-                       ? formatv("imeta_ldg(lb_{0}, {1})", list, idx).str()
-                       : formatv("{0} ? imeta_ldg(lb_{1}, {2}) : 0", in, list,
-                                 idx)
-                             .str());
+                       ? fmt("imeta_ldg(lb_{0}, {1})", list, idx)
+                       : fmt("{0} ? imeta_ldg(lb_{1}, {2}) : 0", in, list,
+                                 idx));
   }
   std::string length =
-      formatv("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]", list, p.seq());
-  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
+      fmt("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]", list, p.seq());
+  p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
                  p.fail("kOutOfRange", *this, idx, length)));
-  return p.alias(*this, formatv("int64_t(c.in_{0}[c.in_{0}_begin[{1}] + {2}])",
+  return p.alias(*this, fmt("int64_t(c.in_{0}[c.in_{0}_begin[{1}] + {2}])",
                                 list, p.seq(), idx));
 }
 
@@ -617,17 +613,17 @@ static std::string sumEntry(CppFormulaPrinter &p, Operation *op,
   auto source = lookupSpecSymbol<FieldOp>(sum, sum.getSourceAttr());
   std::string w = valuesPerPoint(source), cols = bucketColumns(p, source);
   std::string col = p.operand(op, op->getNumOperands() - 1);
-  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", col, cols,
+  p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", col, cols,
                  p.fail("kColumnOutOfRange", op, col, cols)));
   return p.hostValue(
-      sum, formatv("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
+      sum, fmt("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
 }
 
 LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
   std::string len = sumLength(p, sum);
   std::string idx = p.operand(*this, 0);
-  p.line(formatv("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
+  p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
                  p.fail("kOutOfRange", *this, idx, len)));
   std::string b = p.bucketIndex(getRatios(sum));
   return p.alias(*this, sumEntry(p, *this, sum, b, idx, getColumn()));
@@ -637,8 +633,8 @@ LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
   auto sum = lookupSpecSymbol<PrefixSumOp>(*this, getPrefixAttr());
   std::string len = sumLength(p, sum);
   std::string b = p.bucketIndex(getRatios(sum));
-  std::string last = formatv("{0} - 1", len).str();
-  return p.alias(*this, formatv("({0} > 0 ? {1} : 0)", len,
+  std::string last = fmt("{0} - 1", len);
+  return p.alias(*this, fmt("({0} > 0 ? {1} : 0)", len,
                                 sumEntry(p, *this, sum, b, last, getColumn())));
 }
 
@@ -648,12 +644,12 @@ static std::string accumulateLine(CppFormulaPrinter &p, Operation *op,
                                   StringRef v) {
   switch (kind) {
   case Reduction::sum:
-    return formatv("if (imeta_add_overflow({0}, {1}, &{0})) {2}", acc, v,
+    return fmt("if (imeta_add_overflow({0}, {1}, &{0})) {2}", acc, v,
                    p.fail("kOverflow64", op, "0"));
   case Reduction::max:
-    return formatv("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v);
+    return fmt("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v);
   case Reduction::min:
-    return formatv("{0} = {1} == 0 || {2} < {0} ? {2} : {0};", acc, k, v);
+    return fmt("{0} = {1} == 0 || {2} < {0} ? {2} : {0};", acc, k, v);
   }
   return "";
 }
@@ -671,15 +667,15 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   std::string w = valuesPerPoint(field), cols = bucketColumns(p, field);
   std::string points =
       field.getDomain() == Domain::seq ? p.numSeqs() : std::string("1");
-  p.line(formatv("int64_t {0} = 0;", acc));
+  p.line(fmt("int64_t {0} = 0;", acc));
   if (getColumn()) {
     // Column `col` of each sequence's values.
     std::string col = p.operand(*this, 0);
-    p.line(formatv("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}", points,
+    p.line(fmt("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}", points,
                    col, cols, p.fail("kColumnOutOfRange", *this, col, cols)));
-    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, points));
-    p.line(formatv("const int64_t {0} = {1};", v,
-                   p.hostValue(field, formatv("{0} * {1} + {2} * {3} + {4}",
+    p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, points));
+    p.line(fmt("const int64_t {0} = {1};", v,
+                   p.hostValue(field, fmt("{0} * {1} + {2} * {3} + {4}",
                                               b, count, k, w, col))));
     p.line(accumulateLine(p, *this, getKind(), acc, k, v));
     p.close();
@@ -687,19 +683,19 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
     // Every value: each point's first `cols` entries, in order (k counts
     // the values folded).
     std::string i = p.fresh(), c = p.fresh();
-    p.line(formatv("int64_t {0} = 0;", k));
-    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, points));
-    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0}, ++{2})", c, cols,
+    p.line(fmt("int64_t {0} = 0;", k));
+    p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, points));
+    p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0}, ++{2})", c, cols,
                    k));
-    p.line(formatv("const int64_t {0} = {1};", v,
-                   p.hostValue(field, formatv("{0} * {1} + {2} * {3} + {4}",
+    p.line(fmt("const int64_t {0} = {1};", v,
+                   p.hostValue(field, fmt("{0} * {1} + {2} * {3} + {4}",
                                               b, count, i, w, c))));
     p.line(accumulateLine(p, *this, getKind(), acc, k, v));
     p.close();
     p.close();
   } else {
-    p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
-    p.line(formatv("const int64_t {0} = {1};", v,
+    p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
+    p.line(fmt("const int64_t {0} = {1};", v,
                    p.hostValue(field, b + " * " + count + " + " + k)));
     p.line(accumulateLine(p, *this, getKind(), acc, k, v));
     p.close();
@@ -720,40 +716,40 @@ static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
   Block &body = fold.getBody().front();
   std::string acc = p.fresh(), any = p.fresh(), bad = p.fresh(),
               r = p.fresh(), v = p.fresh();
-  p.line(formatv("int64_t {0} = 0, {1} = INT64_MAX;  // a part; its failing "
+  p.line(fmt("int64_t {0} = 0, {1} = INT64_MAX;  // a part; its failing "
                  "row",
                  acc, bad));
-  p.line(formatv("bool {0} = false;", any));
-  p.open(formatv("for (int64_t {0} = {1}.id(); {0} < {2}; {0} += "
+  p.line(fmt("bool {0} = false;", any));
+  p.open(fmt("for (int64_t {0} = {1}.id(); {0} < {2}; {0} += "
                  "{1}.count())",
                  r, lanes, p.operand(fold, 0)));
-  p.line(formatv("int64_t {0} = 0;", v));
+  p.line(fmt("int64_t {0} = 0;", v));
   const std::string rowFn = p.fresh();
   p.open("auto " + rowFn + " = [&]() -> bool", ";");
   p.bind(body.getArgument(0), r);
   SmallVector<std::string, 1> yielded;
   LogicalResult done = p.runBlock(body, yielded);
   if (succeeded(done))
-    p.line(formatv("{0} = {1};", v, yielded.front()));
+    p.line(fmt("{0} = {1};", v, yielded.front()));
   p.line("return true;");
   p.close();
-  p.line(formatv("if (!{2}()) {{ {0} = {1}; break; }", bad, r, rowFn));
+  p.line(fmt("if (!{2}()) {{ {0} = {1}; break; }", bad, r, rowFn));
   switch (fold.getKind()) {
   case Reduction::sum:
-    p.line(formatv("{0} += {1};", acc, v));
+    p.line(fmt("{0} += {1};", acc, v));
     break;
   case Reduction::max:
-    p.line(formatv("{0} = !{1} || {2} > {0} ? {2} : {0};", acc, any, v));
+    p.line(fmt("{0} = !{1} || {2} > {0} ? {2} : {0};", acc, any, v));
     break;
   case Reduction::min:
-    p.line(formatv("{0} = !{1} || {2} < {0} ? {2} : {0};", acc, any, v));
+    p.line(fmt("{0} = !{1} || {2} < {0} ? {2} : {0};", acc, any, v));
     break;
   }
-  p.line(formatv("{0} = true;", any));
+  p.line(fmt("{0} = true;", any));
   p.close();
   if (failed(done))
     return failure();
-  p.line(formatv("if (!{0}.fold_rows({1}, {2}, tr, {3}, {4})) return false;",
+  p.line(fmt("if (!{0}.fold_rows({1}, {2}, tr, {3}, {4})) return false;",
                  lanes, int(fold.getKind()), bad, acc, any));
   p.bind(fold.getResult(), acc);
   p.checkFits(fold, acc);
@@ -769,8 +765,8 @@ LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
     return emitLaneFold(*this, p, lanes);
   Block &body = getBody().front();
   std::string acc = p.fresh(), r = p.fresh();
-  p.line(formatv("int64_t {0} = 0;", acc));
-  p.open(formatv("for (int64_t {0} = 0; {0} < {1}; ++{0})", r,
+  p.line(fmt("int64_t {0} = 0;", acc));
+  p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", r,
                  p.operand(*this, 0)));
   p.bind(body.getArgument(0), r);
   SmallVector<std::string, 1> yielded;
@@ -786,12 +782,12 @@ LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
 }
 LogicalResult RatioMinOp::emitCpp(CppFormulaPrinter &p) {
   unsigned id = p.setId(getSetAttr());
-  p.line(formatv("if (c.num_set[{0}] == 0) {1}", id,
+  p.line(fmt("if (c.num_set[{0}] == 0) {1}", id,
                  p.fail("kEmptySet", *this, "0")));
-  return p.alias(*this, formatv("int64_t(c.set[{0}][0])", id));
+  return p.alias(*this, fmt("int64_t(c.set[{0}][0])", id));
 }
 LogicalResult RatioCountOp::emitCpp(CppFormulaPrinter &p) {
-  return p.alias(*this, formatv("int64_t(c.num_set[{0}])",
+  return p.alias(*this, fmt("int64_t(c.num_set[{0}])",
                                 p.setId(getSetAttr())));
 }
 
@@ -844,7 +840,7 @@ LogicalResult CheckIndexOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, idx);
 }
 LogicalResult CheckIndexOp::inferRange(RangeRuleBuilder &r) {
-  r.define(*this, formatv("r_max(r_min({0}, r_add({1}, r_exact(-1))), "
+  r.define(*this, fmt("r_max(r_min({0}, r_add({1}, r_exact(-1))), "
                           "r_exact(0))",
                           r.operand(*this, 0), r.operand(*this, 1)));
   return success();
@@ -852,8 +848,8 @@ LogicalResult CheckIndexOp::inferRange(RangeRuleBuilder &r) {
 LogicalResult CheckIndexOp::emitCpp(CppFormulaPrinter &p) {
   std::string idx = p.operand(*this, 0), len = p.operand(*this, 1);
   std::string in = p.fresh();
-  p.line(formatv("const bool {0} = {1} >= 0 && {1} < {2};", in, idx, len));
-  p.line(formatv("if (!{0}) {1}", in, p.fail("kOutOfRange", *this, idx, len)));
+  p.line(fmt("const bool {0} = {1} >= 0 && {1} < {2};", in, idx, len));
+  p.line(fmt("if (!{0}) {1}", in, p.fail("kOutOfRange", *this, idx, len)));
   // The index itself (a formula that reads no row leaves it unread); a
   // deferred failure goes on past this point with an index in range.
   if (p.deferFailures().empty()) {
@@ -861,7 +857,7 @@ LogicalResult CheckIndexOp::emitCpp(CppFormulaPrinter &p) {
     return success();
   }
   std::string safe = p.fresh();
-  p.line(formatv("[[maybe_unused]] const {0} {1} = ({2} ? {3} : 0);",
+  p.line(fmt("[[maybe_unused]] const {0} {1} = ({2} ? {3} : 0);",
                  p.valueType(getResult()), safe, in, idx));
   p.bind(getResult(), safe);
   return success();
@@ -873,16 +869,16 @@ LogicalResult ClampOp::evaluate(FormulaInterpreter &in) {
   return in.set(*this, std::min(std::max(v, lo), hi));
 }
 LogicalResult ClampOp::inferRange(RangeRuleBuilder &r) {
-  r.define(*this, formatv("r_min(r_max({0}, {1}), {2})", r.operand(*this, 0),
+  r.define(*this, fmt("r_min(r_max({0}, {1}), {2})", r.operand(*this, 0),
                           r.operand(*this, 1), r.operand(*this, 2)));
   return success();
 }
 LogicalResult ClampOp::emitCpp(CppFormulaPrinter &p) {
   std::string atLeast = p.fresh();
-  p.line(formatv("const {0} {1} = ({2} < {3} ? {3} : {2});",
+  p.line(fmt("const {0} {1} = ({2} < {3} ? {3} : {2});",
                  p.valueType(getResult()), atLeast, p.operand(*this, 0),
                  p.operand(*this, 1)));
-  return p.alias(*this, formatv("({0} > {1} ? {1} : {0})", atLeast,
+  return p.alias(*this, fmt("({0} > {1} ? {1} : {0})", atLeast,
                                 p.operand(*this, 2)));
 }
 

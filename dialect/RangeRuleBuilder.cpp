@@ -2,7 +2,7 @@
 
 #include "dialect/RangeRuleBuilder.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -10,9 +10,9 @@ using namespace imeta;
 void RangeRuleBuilder::proveFits(Operation *op, const std::string &name) {
   unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
   if (w == 32)
-    require(llvm::formatv("r_fits32({0})", name).str());
+    require(fmt("r_fits32({0})", name));
   else if (w == 1)
-    require(llvm::formatv("{0}.lo >= 0 && {0}.hi <= 1", name).str());
+    require(fmt("{0}.lo >= 0 && {0}.hi <= 1", name));
 }
 
 std::string RangeRuleBuilder::typeRange(Operation *op) {

@@ -78,6 +78,10 @@ static bool isSubsetField(FieldOp field) {
 }
 
 LogicalResult SubsetLowering::run(Operation *root) {
+  // Lookups from the cached tables: every symbol this lowering adds or
+  // removes goes through them (a scan of the spec per prefix sum was
+  // quadratic in the spec's size).
+  SymbolLookupScope cached(tables);
   SmallVector<FieldOp> subsetFields;
   root->walk([&](FieldOp field) {
     if (isSubsetField(field))

@@ -3,7 +3,7 @@
 #ifndef IMETA_LOWERING_CODESTREAM_H
 #define IMETA_LOWERING_CODESTREAM_H
 
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -22,12 +22,12 @@ public:
 
   /// Writes one line at the current indentation, verbatim.
   void line(llvm::StringRef text) { os.indent(columns()) << text << "\n"; }
-  /// Writes one formatted line (llvm::formatv; a literal brace is `{{`).
+  /// Writes one formatted line (imeta::fmt; a literal brace is `{{`).
   template <typename T, typename... Ts>
-  void line(const char *fmt, T &&arg, Ts &&...args) {
-    os.indent(columns()) << llvm::formatv(fmt, std::forward<T>(arg),
-                                           std::forward<Ts>(args)...)
-                          << "\n";
+  void line(llvm::StringRef format, T &&arg, Ts &&...args) {
+    os.indent(columns());
+    writeFormat(os, format, std::forward<T>(arg), std::forward<Ts>(args)...);
+    os << "\n";
   }
   void blank() { os << "\n"; }
   void raw(llvm::StringRef text) { os << text; }

@@ -15,9 +15,10 @@
 #include "lib/Analysis/ColumnTrend.h"
 #include "lib/Lowering/EmitFill.h"
 #include "lib/Analysis/MonotoneLoads.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -51,13 +52,12 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
     // through the ratio map, it would be reloaded at every use); made here
     // per warp, it slowed the expansions (bench/HISTORY.md).
     std::string fromContext = contextDivider(st, scope, divisor);
-    std::string name = formatv("dv{0}", nextDivider++).str();
+    std::string name = fmt("dv{0}", nextDivider++);
     // Unused where a remainder takes its quotient from a division by an
     // equal divisor read twice.
     cs.line("const imeta_divider {0} = {1};  (void){0};", name,
-            fromContext.empty() ? formatv("imeta_make_divider({0})",
+            fromContext.empty() ? fmt("imeta_make_divider({0})",
                                           scope.hoisted.lookup(divisor))
-                                      .str()
                                 : fromContext);
     scope.dividers[divisor] = name;
   }
@@ -84,10 +84,10 @@ static LogicalResult emitAtRowEnds(
     return failure();
   std::string end = "I(cols)";
   for (const std::string &bound : names)
-    end = formatv("({0} < {1} ? {0} : {1})", bound, end).str();
+    end = fmt("({0} < {1} ? {0} : {1})", bound, end);
   rowCs.line("const I {0} = {1} - 1;", last, end);
   rowCs.line("{0} = false;", flag);
-  CodeStream::Scope some(rowCs, formatv("if ({0} >= 0)", last).str());
+  CodeStream::Scope some(rowCs, fmt("if ({0} >= 0)", last));
   FormulaScope atLast = scope;
   atLast.col = last.str();
   SmallVector<std::string> lo, hi;
@@ -112,7 +112,7 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
   for (MonotoneLoad ml : monotoneLoads(field)) {
     if (step.rangeCheckedLoads.contains(ml.load))
       continue;
-    std::string flag = formatv("oob{0}", flags.size()).str();
+    std::string flag = fmt("oob{0}", flags.size());
     cs.line("bool {0} = false;  (void){0};", flag);
     rowCs.line("#ifdef __CUDA_ARCH__");
     rowCs.line("// The read of {0}: its index is monotone in the column; "
@@ -169,10 +169,9 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     SmallVector<std::string> tests;
     for (auto [k, op] : llvm::enumerate(divisions)) {
       std::string dv = dividerOf(st, scope, op->getOperand(1));
-      std::string test = formatv("uint32_t({0}) <= {2}.limit && uint32_t("
+      std::string test = fmt("uint32_t({0}) <= {2}.limit && uint32_t("
                                  "{1}) <= {2}.limit",
-                                 lo[k], hi[k], dv)
-                             .str();
+                                 lo[k], hi[k], dv);
       if (!llvm::is_contained(tests, test))
         tests.push_back(test);
       exact.insert(op);
@@ -265,7 +264,7 @@ static LogicalResult emitBelowSplit(
   SmallVector<std::string> same;
   for (auto [k, pair] : llvm::enumerate(operands)) {
     std::string dv = dividerOf(st, step, pair.second);
-    std::string name = formatv("sq{0}", k).str();
+    std::string name = fmt("sq{0}", k);
     cs.line("const I {0} = imeta_udiv32(int32_t({1}), {2});", name, lo[k], dv);
     std::string last;
     if (auto *it = llvm::find(sliced, pair.first); it != sliced.end())
@@ -274,8 +273,7 @@ static LogicalResult emitBelowSplit(
       last = lo[k] + " + kVec - 1";
     if (!last.empty())
       same.push_back(
-          formatv("{0} == imeta_udiv32(int32_t({1}), {2})", name, last, dv)
-              .str());
+          fmt("{0} == imeta_udiv32(int32_t({1}), {2})", name, last, dv));
     for (Operation *op : split.divisions)
       if (exact.contains(op) && operandsOf(op) == pair)
         quotients[op] = name;
@@ -297,9 +295,8 @@ std::string FillEmitter::liveColumns(FieldOp field, const FormulaScope &scope) {
     return L.columnCount(field, scope);
   if (!live.getRatiosAttr())
     return "hs_" + live.getSymName().str();
-  return formatv("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
-                 bucketIndex(st, scope, live.getRatiosAttr()))
-      .str();
+  return fmt("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
+                 bucketIndex(st, scope, live.getRatiosAttr()));
 }
 
 /// The shape of a `cols` field's walk: on the GPU a warp takes a tile of
@@ -360,21 +357,21 @@ LogicalResult FillEmitter::emitRowValues(CodeStream &cs, CodeStream &rowCs,
     std::string key = (dep.getSymName() + "@" + idx).str();
     if (rv.locals.count(key))
       continue;
-    std::string bv = formatv("bd{0}", rv.nextBucketVar++).str();
+    std::string bv = fmt("bd{0}", rv.nextBucketVar++);
     FlatSymbolRefAttr set = dep.getRatiosAttr();
     if (set)
       cs.line("const int32_t {0} = {1};", bv, idx);
     if (failed(emitRowValues(cs, rowCs, sp, dep, bv, rv)))
       return failure();
-    std::string local = formatv("v_{0}_{1}", dep.getSymName(), bv).str();
+    std::string local = fmt("v_{0}_{1}", dep.getSymName(), bv);
     FormulaScope depScope = scopeOf(sp, dep, bv);
     depScope.rowsLocal = rv.lookup;
     Value yielded = dep.getBody().front().getTerminator()->getOperand(0);
     cs.line("{0} {1} = {{};", valueType(st, depScope, yielded), local);
-    commentFormula(rowCs, dep);
+    L.commentFormula(rowCs, dep);
     // A bucket the reader's ratio has no counterpart in (-1) is never
     // read.
-    CodeStream::Scope guard(rowCs, set ? formatv("if ({0} >= 0)", bv).str()
+    CodeStream::Scope guard(rowCs, set ? fmt("if ({0} >= 0)", bv)
                                        : std::string(""));
     if (set) {
       // Its own name: the enclosing loop's bucket has its `n`.
@@ -451,7 +448,7 @@ static LogicalResult emitSplitSteps(CodeStream &cs, EmitterState &st,
   }
   {
     CodeStream::Scope noneBelow(cs,
-                                formatv("else if (c0 >= {0})", bound).str());
+                                fmt("else if (c0 >= {0})", bound));
     if (failed(
             emitStepValues(cs, st, d, /*clamp=*/true, false, StepQuotients())))
       return failure();
@@ -481,9 +478,9 @@ static LogicalResult emitDeviceSteps(CodeStream &cs, EmitterState &st,
                          at, names)))
       return failure();
     bound = names[0];
-    std::string below = formatv("{0} < end ? {0} : end", bound).str();
+    std::string below = fmt("{0} < end ? {0} : end", bound);
     if (!d.inRange.empty())
-      below = formatv("{0} ? ({1}) : first", d.inRange, below).str();
+      below = fmt("{0} ? ({1}) : first", d.inRange, below);
     cs.line("const {0} below = {1};", valueType(st, d.scope, d.split->bound),
             below);
   }
@@ -534,7 +531,7 @@ static LogicalResult emitHostColumns(CodeStream &cs, EmitterState &st,
 
 LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
                                            SpaceLoops &sp, FieldOp field) {
-  commentFormula(cs, field);
+  L.commentFormula(cs, field);
   std::optional<CodeStream::Scope> bucketScope, guard;
   openBuckets(cs, sp, field, bucketScope, guard);
   FormulaScope scope = scopeOf(sp, field);
@@ -599,9 +596,8 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
             failRatioArgs(st, scope));
   }
   std::string target =
-      out ? formatv("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,
+      out ? fmt("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,
                     field.getRatiosAttr() ? "b" : "0")
-                .str()
           : "nullptr";
   d.elem = out ? elemType(out->isBool) : "int32_t";
   cs.line("{0} *const row_out = {1};  (void)row_out;", d.elem, target);

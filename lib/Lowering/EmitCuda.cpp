@@ -9,7 +9,7 @@
 #include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -97,6 +97,7 @@ void CudaEmitter::emitSource(CodeStream &cu) {
   cu.line("using namespace detail;");
   cu.raw(
 #include "lib/Lowering/GpuStaging.text.inc"
+#include "lib/Support/Format.h"
   );
   unsigned gpuPath = 0;
   for (const PathPlan &plan : L.plans())
@@ -145,7 +146,7 @@ void CudaEmitter::emitPathApi(CodeStream &h, const PathPlan &plan) {
 /// the row (O(changed)), which the sequence's blocks write into the row
 /// before reading it.
 void CudaEmitter::emitStageTable(CodeStream &cu, StringRef name) {
-  CodeStream::Scope t(cu, formatv("if (H.table_{0})", name).str());
+  CodeStream::Scope t(cu, fmt("if (H.table_{0})", name));
   cu.line("const ListTable &tb = seqs.{0}_table;", name);
   cu.line("if (!tb.device) return fail(\"'{0}_table': a GPU path reads the "
           "device rows, and 'device' is null\");",
@@ -209,7 +210,7 @@ void CudaEmitter::emitResidentWrites(CodeStream &cu,
   for (const InputDecl &in : L.inputs()) {
     if (!in.isResident() || !holdsInput(used, in))
       continue;
-    CodeStream::Scope w(cu, formatv("if (c.pw_{0})", in.name).str());
+    CodeStream::Scope w(cu, fmt("if (c.pw_{0})", in.name));
     {
       // Row i by the CTAs x = i mod gridDim.x (the ones that fill it).
       CodeStream::Scope i(cu, "for (int64_t i = blockIdx.x; i < c.num_seqs; "
@@ -287,10 +288,9 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
           "range proof");
   cu.line("/// failed, so no i32 value of the batch leaves i32.");
   {
-    CodeStream::Scope k(cu, formatv("__global__ void __launch_bounds__(256) "
+    CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
                                     "{0}_kernel(const {1} *__restrict__ pc)",
-                                    p, ctx)
-                                .str());
+                                    p, ctx));
     // The context into shared memory, all of it in one round trip: read
     // in place, each field would cost a dependent global load where the
     // fill first needs it (the compiler does not hoist them).
@@ -345,7 +345,7 @@ void CudaEmitter::emitResidentThreads(CodeStream &cu, const PathPlan &plan) {
           "many in smaller blocks).");
   {
     CodeStream::Scope f(
-        cu, formatv("static int64_t {0}_resident_threads()", p).str());
+        cu, fmt("static int64_t {0}_resident_threads()", p));
     {
       CodeStream::Scope init(cu, "static const int64_t n = []", "();");
       cu.line("int64_t blocks = 0;");
@@ -372,13 +372,12 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
   std::string ctx = L.ctxName(plan);
   {
     bool resolving = plan.path->hasAttr(kResolvedByAttr);
-    CodeStream::Scope f(cu, formatv("static Status {0}_stage_impl(GpuStaging "
+    CodeStream::Scope f(cu, fmt("static Status {0}_stage_impl(GpuStaging "
                                     "&s, const Config &config, const "
                                     "Sequences &{2}, {1} &out, cudaStream_t "
                                     "stream, FillMode mode, bool copy)",
                                     p, L.buffersName(plan),
-                                    resolving ? "given" : "seqs")
-                                .str());
+                                    resolving ? "given" : "seqs"));
     if (resolving) {
       // The first stage on the host (the state too, for now), then the
       // path's stage on the resolved batch.
@@ -456,7 +455,7 @@ bool CudaEmitter::emitScalarDividers(CodeStream &cu, const PathPlan &plan,
       FlatSymbolRefAttr set = getRatios(op);
       cu.line("for (int b = 0; b < {0}; ++b) {2}.dv_h_{1}[b] = "
               "imeta_make_divider({2}.h_{1}[b]);",
-              set ? formatv("{0}.num_set[{1}]", c, st.setId(set)).str() : "1",
+              set ? fmt("{0}.num_set[{1}]", c, st.setId(set)) : "1",
               symName(op), c);
       any = true;
     }
@@ -536,9 +535,8 @@ void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
               "nullptr;",
               name);
       cu.line("dc.in_{0} = pk.reserve(size_t(total), values);", name);
-      CodeStream::Scope fill(cu, formatv("if (dc.in_{0}_begin && dc.in_{0})",
-                                         name)
-                                     .str());
+      CodeStream::Scope fill(cu, fmt("if (dc.in_{0}_begin && dc.in_{0})",
+                                         name));
       cu.line("offs[0] = 0;");
       CodeStream::Scope each(cu, "for (int64_t i = 0; i < N; ++i)");
       cu.line("const int64_t len = H.c.in_{0}_end[i] - H.c.in_{0}_begin[i];",
@@ -627,10 +625,9 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
           p, L.buffersName(plan));
   cu.blank();
   {
-    CodeStream::Scope f(cu, formatv("cudaError_t {0}_launch(const GpuStaging "
+    CodeStream::Scope f(cu, fmt("cudaError_t {0}_launch(const GpuStaging "
                                     "&s, cudaStream_t stream)",
-                                    p)
-                                .str());
+                                    p));
     // The shape the stage chose from max_seqs and the column widths: the
     // same at every step, so a captured launch stays valid.
     cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
@@ -644,10 +641,9 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
             "Range *seen);",
             p);
   {
-    CodeStream::Scope f(cu, formatv("Status {0}_check(const GpuStaging &s, "
+    CodeStream::Scope f(cu, fmt("Status {0}_check(const GpuStaging &s, "
                                     "cudaStream_t stream)",
-                                    p)
-                                .str());
+                                    p));
     cu.line("if (cudaError_t e = cudaStreamSynchronize(stream)) return "
             "cuda_fail(\"{0}: kernel\", e);",
             p);

@@ -15,9 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Lowering/EmitCuda.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -31,7 +32,7 @@ void CudaEmitter::emitDeviceRowChecks(
             name);
     cu.line("// its row before any is read (the first bad column a "
             "thread's, the block's any).");
-    CodeStream::Scope s(cu, formatv("if (c.tv_{0}_bound)", name).str());
+    CodeStream::Scope s(cu, fmt("if (c.tv_{0}_bound)", name));
     cu.line("int64_t bad = INT64_MAX;");
     cu.line("for (int64_t k = c.in_{0}_begin[i] + threadIdx.x; k < "
             "c.in_{0}_end[i]; k += blockDim.x)",
@@ -58,11 +59,10 @@ void CudaEmitter::emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// outside [min, bound), by sequence then input (the host's "
           "order: it checks");
   cu.line("/// tables before any formula), read back; empty if none.");
-  CodeStream::Scope f(cu, formatv("static std::string "
+  CodeStream::Scope f(cu, fmt("static std::string "
                                   "{0}_device_rows_failure(const GpuStaging "
                                   "&s, const ErrorRecord &e)",
-                                  p)
-                              .str());
+                                  p));
   cu.line("const {0} &hc = *static_cast<const {0} *>(s.host);",
           L.ctxName(plan));
   cu.line("// The row bounds the stage packed, where the host staging "
@@ -76,7 +76,7 @@ void CudaEmitter::emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan) {
     CodeStream::Scope i(cu, "for (int64_t i = 0; i < hc.num_seqs; ++i)");
     for (const InputDecl *in : tables) {
       StringRef name = in->name;
-      CodeStream::Scope t(cu, formatv("if (hc.tv_{0}_bound)", name).str());
+      CodeStream::Scope t(cu, fmt("if (hc.tv_{0}_bound)", name));
       cu.line("const int64_t b = staged(hc.in_{0}_begin)[i], n = "
               "staged(hc.in_{0}_end)[i] - b;",
               name);

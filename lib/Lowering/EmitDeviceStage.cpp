@@ -8,9 +8,10 @@
 #include "lib/Lowering/EmitDeviceStage.h"
 #include "dialect/RuleOperands.h"
 #include "lib/Lowering/ResolvedBounds.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -235,10 +236,9 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
   for (auto [k, in] : llvm::enumerate(state)) {
     if (!in->isList())
       continue;
-    CodeStream::Scope rows(cs, formatv("for (int64_t r = ln.id(); r < "
+    CodeStream::Scope rows(cs, fmt("for (int64_t r = ln.id(); r < "
                                        "c.slots_{0}; r += ln.count())",
-                                       slotOf(*in))
-                                   .str());
+                                       slotOf(*in)));
     cs.line("const int64_t *const o = c.st_{0}_offsets;", in->name);
     cs.line("const int64_t entries = o ? o[r + 1] - o[r] : c.st_{0}_lengths[r];",
             in->name);
@@ -302,10 +302,9 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
                 in->elemType(), name);
         cs.line("g_{0}[i] = v_{0};", name);
         if (auto min = in->op.getMin()) {
-          CodeStream::Scope low(cs, formatv("if (read && s_{0} >= 0 && v_{0} "
+          CodeStream::Scope low(cs, fmt("if (read && s_{0} >= 0 && v_{0} "
                                             "< {1})",
-                                            name, int64_t(*min))
-                                        .str());
+                                            name, int64_t(*min)));
           cs.line("ErrorRecord r = imeta_stage_record(i, v_{0});", name);
           cs.line("r.length = s_{0};", name);
           cs.line("ln.fail(imeta_stage_key({0}, i, {1}), r);", kInputStep,
@@ -413,7 +412,7 @@ void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
   for (const InputDecl *in : deviceRowTables(L, plan)) {
     StringRef name = in->name;
     cs.line("// Rows of '{0}_table' on the device alone.", name);
-    CodeStream::Scope lanes(cs, formatv("if (c.tv_{0}_bound)", name).str());
+    CodeStream::Scope lanes(cs, fmt("if (c.tv_{0}_bound)", name));
     cs.line("auto &&wl = ln.own_lanes(N);");
     CodeStream::Scope loop(cs, "for (int64_t i = wl.own(); i < N; i += "
                                "wl.own_count())");
@@ -421,14 +420,12 @@ void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
     cs.line("int64_t bad = INT64_MAX, acc = 0;");
     cs.line("ErrorRecord vr{};");
     {
-      CodeStream::Scope k(cs, formatv("for (int64_t k = b + wl.id(); k < "
+      CodeStream::Scope k(cs, fmt("for (int64_t k = b + wl.id(); k < "
                                       "c.in_{0}_end[i]; k += wl.count())",
-                                      name)
-                                  .str());
+                                      name));
       cs.line("const int32_t v = c.in_{0}[k];", name);
-      CodeStream::Scope b(cs, formatv("if (v < {0} || v >= c.tv_{1}_bound)",
-                                      int64_t(*in->op.getMin()), name)
-                                  .str());
+      CodeStream::Scope b(cs, fmt("if (v < {0} || v >= c.tv_{1}_bound)",
+                                      int64_t(*in->op.getMin()), name));
       cs.line("bad = k - b;");
       cs.line("vr = imeta_stage_record(i, v);");
       cs.line("vr.row = bad;");
@@ -499,10 +496,9 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
           boxable ? "true" : "false");
   cs.line("template <class Lanes>");
   {
-    CodeStream::Scope fn(cs, formatv("IMETA_HD void {0}_proof_leaves(const "
+    CodeStream::Scope fn(cs, fmt("IMETA_HD void {0}_proof_leaves(const "
                                      "{1} &c, Lanes &ln, Range *lv)",
-                                     path, ctx)
-                                 .str());
+                                     path, ctx));
     cs.line("const int64_t N = c.num_seqs;");
     cs.line("(void)N, (void)ln;");
     if (leaves.empty())
@@ -518,10 +514,9 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
   cs.line("/// run unchecked on a batch whose leaves lie within them.");
   cs.line("template <class Lanes>");
   {
-    CodeStream::Scope fn(cs, formatv("IMETA_HD bool {0}_proof_over(const {1} "
+    CodeStream::Scope fn(cs, fmt("IMETA_HD bool {0}_proof_over(const {1} "
                                      "&c, const Range *lv, Lanes &ln)",
-                                     path, ctx)
-                                 .str());
+                                     path, ctx));
     cs.line("const int64_t N = c.num_seqs;");
     cs.line("(void)N, (void)ln, (void)lv;");
     cs.line("bool ok = true;");
@@ -543,10 +538,9 @@ DeviceStageEmitter::emitProofWithin(CodeStream &cs, const PathPlan &plan,
           "one barrier");
   cs.line("/// joins them; no range is reduced.");
   cs.line("template <class Lanes>");
-  CodeStream::Scope fn(cs, formatv("IMETA_HD bool {0}_proof_within(const {1} "
+  CodeStream::Scope fn(cs, fmt("IMETA_HD bool {0}_proof_within(const {1} "
                                    "&c, Lanes &ln, const Range *box)",
-                                   path, L.ctxName(plan))
-                               .str());
+                                   path, L.ctxName(plan)));
   cs.line("const int64_t N = c.num_seqs;");
   cs.line("(void)N;");
   cs.line("bool in = true;");
@@ -582,10 +576,9 @@ void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
   cs.line("/// depends on besides its leaves (a proof that reads a list "
           "config has no box).");
   {
-    CodeStream::Scope f(cs, formatv("inline bool {0}_same_config(const {1} "
+    CodeStream::Scope f(cs, fmt("inline bool {0}_same_config(const {1} "
                                     "&a, const {1} &b)",
-                                    path, ctx)
-                                .str());
+                                    path, ctx));
     cs.line("return {0};", L.sameConfig("a", "b"));
   }
   cs.line("/// H's proof box for c's configuration, widened around a "
@@ -593,10 +586,9 @@ void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
   cs.line("/// `seen` (and the box it had) where they leave it; unchanged "
           "where they");
   cs.line("/// do not prove (host only).");
-  CodeStream::Scope f(cs, formatv("inline void {0}_widen_box({0}_host &H, "
+  CodeStream::Scope f(cs, fmt("inline void {0}_widen_box({0}_host &H, "
                                   "const {1} &c, const Range *seen)",
-                                  path, ctx)
-                              .str());
+                                  path, ctx));
   cs.line("if (!k{0}ProofBoxes) return;", P);
   cs.line("const bool same = H.box_ok && {0}_same_config(H.box_for, c);",
           path);
@@ -622,7 +614,7 @@ void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,
                                      std::optional<CodeStream::Scope> &loop) {
   loop.emplace(
       cs,
-      formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
+      fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
   if (set)
     cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
 }
@@ -666,9 +658,8 @@ void DeviceStageEmitter::emitWritableArrays(CodeStream &cs,
               width == "1" ? buckets : width + " * " + buckets);
       members.push_back({elem, "sv_" + name});
     } else {
-      members.push_back({elem, formatv("const_cast<{0} *>(c.h_{1})", elem,
-                                       name)
-                                   .str()});
+      members.push_back({elem, fmt("const_cast<{0} *>(c.h_{1})", elem,
+                                       name)});
     }
     members.back().first += " *h_" + name;
   }
@@ -726,7 +717,7 @@ LogicalResult DeviceStageEmitter::emitField(CodeStream &cs, FieldOp field,
     local = "fw_" + name;
     cs.line("{0} {1}{{};", L.hostElem(field), local);
   }
-  commentFormula(cs, field);
+  L.commentFormula(cs, field);
   std::optional<CodeStream::Scope> buckets;
   openBuckets(cs, field.getRatiosAttr(), buckets);
   {
@@ -778,7 +769,7 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
     operands = ruleOperands(rule);
   SmallVector<std::string> vars;
   for (size_t k = 0; k < operands.size(); ++k) {
-    vars.push_back(formatv("ov{0}", k).str());
+    vars.push_back(fmt("ov{0}", k));
     cs.line("int64_t {0} = 0;", vars.back());
   }
   {
@@ -789,7 +780,7 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
     cs.line("holds = {0};", results[0]);
     cs.line("return true;");
   }
-  std::string key = formatv("imeta_stage_key({0}, b, {1})", id,
+  std::string key = fmt("imeta_stage_key({0}, b, {1})", id,
                             perSeq ? "i" : "0");
   cs.line("if (!check()) {{ {1}({0}, tr); return; }", key, failOf());
   if (bounds.empty()) {
@@ -810,8 +801,7 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
   for (auto [k, b] : llvm::enumerate(bounds)) {
     std::string row = b.first.empty()
                           ? "0"
-                          : formatv("H.h_{0}[i] - H.h_{1}[i]", b.count, b.first)
-                                .str();
+                          : fmt("H.h_{0}[i] - H.h_{1}[i]", b.count, b.first);
     cs.line("{0}if ({1}) {{ r.site = {2}; r.row = {3}; r.value = H.h_{4}[i]; "
             "}",
             k ? "else " : "", boundFails(b, "H.h_"), k, row, b.value);
@@ -827,12 +817,10 @@ void DeviceStageEmitter::emitSum(CodeStream &cs, PrefixSumOp sum,
   bool excl = sum.getConvention() == Convention::exclusive;
   cs.line("// {0}: {1} prefix sum of {2}", sum.getSymName(),
           excl ? "exclusive" : "inclusive", src.getSymName());
-  CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                  L.numBuckets(src.getRatiosAttr()))
-                              .str());
-  std::string dst = formatv("H.h_{0} + b * {1}", sum.getSymName(),
-                            L.hostLength(sum))
-                        .str();
+  CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
+                                  L.numBuckets(src.getRatiosAttr())));
+  std::string dst = fmt("H.h_{0} + b * {1}", sum.getSymName(),
+                            L.hostLength(sum));
   // The same sums as an earlier scan of the source: copied (a sum that
   // leaves i32 failed there first, its step lower).
   if (auto from = scanned.find(src.getOperation()); from != scanned.end()) {
@@ -856,14 +844,13 @@ void DeviceStageEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
     unsigned id = rowSpaceId(plan, s);
     cs.line("// Row starts of '{0}'.", name);
     CodeStream::Scope b(
-        cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                    L.numBuckets(FieldOp(space.count).getRatiosAttr()))
-                .str());
+        cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
+                    L.numBuckets(FieldOp(space.count).getRatiosAttr())));
     cs.line("for (int64_t i = ln.id(); i < N; i += ln.count()) if "
             "(H.h_{0}[b * N + i] < 0) ln.fail(imeta_stage_key({1}, b, 2 * "
             "i), imeta_stage_record(i, H.h_{0}[b * N + i]));",
             name, id);
-    std::string dst = formatv("H.rowstart_{0} + b * (N + 1)", name).str();
+    std::string dst = fmt("H.rowstart_{0} + b * (N + 1)", name);
     if (auto from = scanned.find(space.count); from != scanned.end()) {
       cs.line("ln.shift_copy({0}, {1}, N, {2}, true);", from->second.first,
               dst, from->second.second ? "true" : "false");
@@ -937,9 +924,8 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   cs.line("/// in ln.best and ln.rec (words: {0}_sequence_stage_message).", path);
   cs.line("template <class Lanes>");
   CodeStream::Scope fn(
-      cs, formatv("IMETA_HD bool {0}_sequence_stage({1} &c, Lanes &ln)", path,
-                  L.ctxName(plan))
-              .str());
+      cs, fmt("IMETA_HD bool {0}_sequence_stage({1} &c, Lanes &ln)", path,
+                  L.ctxName(plan)));
   cs.line("const int64_t N = c.num_seqs;");
   cs.line("(void)N;  // a path of scalar fields alone reads no sequence");
   cs.line("ErrorRecord tr{};  // a formula's failure, as this lane records "
@@ -1009,10 +995,9 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
       // The leader alone, unless a failure below this step's is known.
       CodeStream::Scope once(
           cs,
-          formatv("if (ln.leader() && ln.best > imeta_stage_key({0}, 0, 0)) "
+          fmt("if (ln.leader() && ln.best > imeta_stage_key({0}, 0, 0)) "
                   "[&]",
-                  hostStepId(k))
-              .str(),
+                  hostStepId(k)),
           "();");
       if (failed(emitStep(k)))
         return failure();
@@ -1041,10 +1026,9 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   std::string path = PathOp(plan.path).getSymName().str();
   cs.line("/// A failure of `{0}_sequence_stage` in the host stage's words.", path);
   CodeStream::Scope fn(
-      cs, formatv("std::string detail::{0}_sequence_stage_message(const {1} &c, "
+      cs, fmt("std::string detail::{0}_sequence_stage_message(const {1} &c, "
                   "uint64_t key, const ErrorRecord &rec)",
-                  path, L.ctxName(plan))
-              .str());
+                  path, L.ctxName(plan)));
   cs.line("const int64_t a = imeta_stage_a(key), i = imeta_stage_b(key);");
   cs.line("(void)a, (void)i, (void)c;");
   CodeStream::Scope sw(cs, "switch (imeta_stage_step(key))");
@@ -1122,9 +1106,8 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
     cs.line("case {0}:  // capacity of '{1}'", capacityId(plan, k),
             commentText(po.label));
     std::string ratio =
-        po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][a])",
+        po.ratios ? fmt("\".\" + std::to_string(c.set[{0}][a])",
                             st.setId(po.ratios))
-                        .str()
                   : "\"\"";
     cs.line("  return \"output '{2}\" + std::string({1}) + \"': needs \" + "
             "std::to_string(rec.value) + \" rows, the buffer holds \" + "

@@ -13,9 +13,10 @@
 
 #include "lib/Lowering/EmitCuda.h"
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -69,11 +70,10 @@ void CudaEmitter::emitStepLayout(CodeStream &cu, const PathPlan &plan) {
           p);
   cu.line("/// in a CTA's shared memory after the context (`base` null: the "
           "bytes only).");
-  CodeStream::Scope f(cu, formatv("__host__ __device__ static size_t "
+  CodeStream::Scope f(cu, fmt("__host__ __device__ static size_t "
                                   "{0}_step_layout({1} &c, char *base, "
                                   "int64_t n)",
-                                  p, L.ctxName(plan))
-                              .str());
+                                  p, L.ctxName(plan)));
   cu.line("const int64_t N = n;");
   cu.line("size_t at = (sizeof({0}) + 15) & ~size_t(15);", L.ctxName(plan));
   for (Operation *op : plan.needed) {
@@ -134,11 +134,10 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// stage key, 0 for a fill's failure in the checked dry run; "
           "key[1..3]: the");
   cu.line("/// grid's words, zero again after each launch).");
-  CodeStream::Scope k(cu, formatv("__global__ void __launch_bounds__(256) "
+  CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
                                   "{0}_step_kernel(const {1} *__restrict__ "
                                   "pc, uint64_t *__restrict__ key)",
-                                  p, ctx)
-                              .str());
+                                  p, ctx));
   cu.line("extern __shared__ int4 step_shared[];");
   cu.line("__shared__ StageShared sh;");
   cu.line("__shared__ ErrorRecord dry;");
@@ -183,12 +182,10 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
     cu.line("const bool first = (threadIdx.x & 31) == 0;");
     cu.line("(void)warp, (void)warps, (void)first;");
     for (auto [k, po] : llvm::enumerate(plan.outputs)) {
-      CodeStream::Scope mine(cu, formatv("if (first && warp == {0}u % warps)",
-                                         k)
-                                     .str());
-      CodeStream::Scope b(cu, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                      L.numBuckets(po.ratios))
-                                  .str());
+      CodeStream::Scope mine(cu, fmt("if (first && warp == {0}u % warps)",
+                                         k));
+      CodeStream::Scope b(cu, fmt("for (int32_t b = 0; b < {0}; ++b)",
+                                      L.numBuckets(po.ratios)));
       cu.line("const int64_t rows = {0};", L.outputRows(po));
       if (po.fill)
         cu.line("c.o_{0}_live[b] = rows;", po.name);
@@ -332,12 +329,11 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   std::string ctx = L.ctxName(plan);
   std::string P = L.pascal(p);
   cu.blank();
-  CodeStream::Scope f(cu, formatv("static Status {0}_device_impl(GpuStaging "
+  CodeStream::Scope f(cu, fmt("static Status {0}_device_impl(GpuStaging "
                                   "&s, const Config &config, const Sequences "
                                   "&seqs, {1} &out, cudaStream_t stream, bool "
                                   "copy)",
-                                  p, L.buffersName(plan))
-                              .str());
+                                  p, L.buffersName(plan)));
   cu.line("StagingClaim claim(s);");
   cu.line("if (!claim.held()) return fail(claim.refusal());");
   cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);
@@ -425,10 +421,9 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
 void CudaEmitter::emitWidenBox(CodeStream &cu, const PathPlan &plan,
                                unsigned gpuPath) {
   std::string p = PathOp(plan.path).getSymName().str();
-  CodeStream::Scope f(cu, formatv("static void {0}_widen_staging_box(const "
+  CodeStream::Scope f(cu, fmt("static void {0}_widen_staging_box(const "
                                   "GpuStaging &s, const Range *seen)",
-                                  p)
-                              .str());
+                                  p));
   cu.line("if (!s.scratch[{0}]) return;", gpuPath);
   cu.line("StagingClaim claim(const_cast<GpuStaging &>(s));");
   cu.line("if (!claim.held()) return;");
@@ -463,10 +458,9 @@ void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
           "Sequences &seqs, {1} &out) {{ return {0}_device_impl(s, config, "
           "seqs, out, nullptr, false); }",
           p, L.buffersName(plan));
-  CodeStream::Scope f(cu, formatv("cudaError_t {0}_device_launch(const "
+  CodeStream::Scope f(cu, fmt("cudaError_t {0}_device_launch(const "
                                   "GpuStaging &s, cudaStream_t stream)",
-                                  p)
-                              .str());
+                                  p));
   // Cooperative: its CTAs wait for each other (imeta_grid_best), so all
   // must be resident at once, which the launch then guarantees (or
   // refuses) whatever else the device runs.

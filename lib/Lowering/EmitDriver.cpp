@@ -8,7 +8,7 @@
 #include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -140,6 +140,7 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
   if (hasGpu) {
     cs.raw(
 #include "lib/Lowering/DriverGpu.text.inc"
+#include "lib/Support/Format.h"
     );
   }
   cs.line("}  // namespace");
@@ -202,14 +203,12 @@ void DriverEmitter::emitReadInputs(CodeStream &cs) {
               n, *input.getSlot(), input.getBatchKey(), *input.getSlot(),
               rule,
               decl.isList()
-                  ? formatv("in.slotRows(v, \"{0}\", \"{1}\")",
+                  ? fmt("in.slotRows(v, \"{0}\", \"{1}\")",
                             input.getBatchKey(), rule)
-                        .str()
                   : decl.isBool
                         ? std::string("in.slotFlags(v)")
-                        : formatv("in.slotValues(v, \"{0}\", \"{1}\")",
-                                  input.getBatchKey(), rule)
-                              .str());
+                        : fmt("in.slotValues(v, \"{0}\", \"{1}\")",
+                                  input.getBatchKey(), rule));
       if (decl.isList())
         cs.line("  if (v) in.seqs.{0}_offsets = v->offsets;", n);
       continue;

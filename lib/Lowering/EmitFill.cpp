@@ -10,7 +10,7 @@
 #include "lib/Lowering/RangeProof.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -80,6 +80,7 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   cs.raw(kRangeHelpers);
   cs.raw(
 #include "lib/Lowering/DeviceStage.text.inc"
+#include "lib/Support/Format.h"
   );
   ArrayRef<FlatSymbolRefAttr> sets = st.names().ratioSets();
   cs.line("/// Ratio sets by id: {0}.",
@@ -243,7 +244,7 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
           "it points to.",
           PathOp(plan.path).getSymName());
   CodeStream::Scope s(
-      cs, formatv("struct {0}_host", PathOp(plan.path).getSymName()).str(),
+      cs, fmt("struct {0}_host", PathOp(plan.path).getSymName()),
       ";");
   cs.line("{0} c{{};", L.ctxName(plan));
   cs.line("ErrorRecord err{};");
@@ -310,9 +311,9 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
   std::string reset = "c = {}; err = {};";
   for (const InputDecl &in : L.inputs()) {
     if (in.isList() && in.op.getMin())
-      reset += formatv(" lo_{0} = hi_{0} = 0;", in.name).str();
+      reset += fmt(" lo_{0} = hi_{0} = 0;", in.name);
     if (in.isResident())
-      reset += formatv(" table_{0} = false;", in.name).str();
+      reset += fmt(" table_{0} = false;", in.name);
   }
   cs.line("/// For the next call: the context and flags cleared, the "
           "arrays' memory kept.");
@@ -330,7 +331,7 @@ LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
             path);
     cs.line("/// they point into (its first stage `{0}`'s outputs).",
             by.getValue());
-    CodeStream::Scope s(cs, formatv("struct {0}_resolved", path).str(), ";");
+    CodeStream::Scope s(cs, fmt("struct {0}_resolved", path), ";");
     cs.line("{0}Buffers stage;", SpecLayout::pascal(by.getValue()));
     cs.line("std::vector<std::vector<int32_t>> data;");
     cs.line("std::vector<std::vector<int64_t>> offsets;");
@@ -386,10 +387,9 @@ LogicalResult FillEmitter::emitSpaceFill(CodeStream &cs, const PathPlan &plan,
   cs.line("template <bool kChk, bool kStore = true>");
   {
     CodeStream::Scope fn(
-        cs, formatv("IMETA_FILL bool {0}(const {1} &__restrict__ c, "
+        cs, fmt("IMETA_FILL bool {0}(const {1} &__restrict__ c, "
                     "int64_t i, int64_t j0, int64_t step)",
-                    L.fillName(plan, space), L.ctxName(plan))
-                .str());
+                    L.fillName(plan, space), L.ctxName(plan)));
     cs.line("using I = typename std::conditional<kChk, int64_t, "
             "int32_t>::type;");
     cs.line("static_assert(sizeof(I) >= 4);");
@@ -438,10 +438,9 @@ void FillEmitter::openBuckets(CodeStream &cs, SpaceLoops &sp, FieldOp field,
   const char *b = "b";
   FlatSymbolRefAttr set = field.getRatiosAttr();
   if (set && !sp.spaceSet) {
-    bucketScope.emplace(cs, formatv("for (int32_t {0} = 0; {0} < "
+    bucketScope.emplace(cs, fmt("for (int32_t {0} = 0; {0} < "
                                     "c.num_set[{1}]; ++{0})",
-                                    b, st.setId(set))
-                                .str());
+                                    b, st.setId(set)));
   } else if (set) {
     bucketScope.emplace(cs, "");
     if (set == sp.spaceSet)
@@ -450,7 +449,7 @@ void FillEmitter::openBuckets(CodeStream &cs, SpaceLoops &sp, FieldOp field,
       cs.line("const int32_t {0} = c.map[{1}][{2}][bc];", b,
               st.setId(sp.spaceSet), st.setId(set));
     cs.line("// Only where the ratio is in @{0}.", set.getValue());
-    guard.emplace(cs, formatv("if ({0} >= 0)", b).str());
+    guard.emplace(cs, fmt("if ({0} >= 0)", b));
   } else {
     bucketScope.emplace(cs, "");
   }
@@ -493,10 +492,9 @@ LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
     for (auto [k, v] : llvm::enumerate(yields)) {
       cs.line("{0} s_{1}_{2} = {{};", valueType(st, scope, v), out->name, k);
       deferred.push_back(
-          formatv("if (kStore) c.o_{0}[0 * c.o_{0}_stride + r * {1} + {2}] "
+          fmt("if (kStore) c.o_{0}[0 * c.o_{0}_stride + r * {1} + {2}] "
                   "= {3}(s_{0}_{2});",
-                  out->name, yields.size(), k, elemType(out->isBool))
-              .str());
+                  out->name, yields.size(), k, elemType(out->isBool)));
     }
   if (keep)
     // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
@@ -507,7 +505,7 @@ LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
             valueType(st, scope, yields[0]), local,
             perBucketArray ? "[kMaxRatios]" : " = {}");
   sp.locals[field] = local;
-  commentFormula(cs, field);
+  L.commentFormula(cs, field);
   std::optional<CodeStream::Scope> bucketScope, guard;
   openBuckets(cs, sp, field, bucketScope, guard);
   SmallVector<std::string> results;
@@ -533,9 +531,9 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
   FlatSymbolRefAttr spaceSet = FieldOp(space.count).getRatiosAttr();
   std::string countName = FieldOp(space.count).getSymName().str();
   std::string buckets =
-      spaceSet ? formatv("c.num_set[{0}]", st.setId(spaceSet)).str() : "1";
+      spaceSet ? fmt("c.num_set[{0}]", st.setId(spaceSet)) : "1";
   CodeStream::Scope bloop(
-      cs, formatv("for (int32_t bc = 0; bc < {0}; ++bc)", buckets).str());
+      cs, fmt("for (int32_t bc = 0; bc < {0}; ++bc)", buckets));
   cs.line("const int64_t rows = c.h_{0}[bc * c.num_seqs + i];", countName);
   cs.line("const int64_t start = c.rowstart_{0}[bc * (c.num_seqs + 1) + i];",
           countName);

@@ -9,7 +9,7 @@
 #include "lib/Lowering/EmitDeviceStage.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 

@@ -14,7 +14,7 @@
 #include <set>
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -66,6 +66,7 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
   );
   cs.raw(
 #include "lib/Lowering/HostErrors.text.inc"
+#include "lib/Support/Format.h"
   );
   emitSetupHelpers(cs);
   cs.line("}  // namespace");
@@ -279,10 +280,9 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
     std::optional<CodeStream::Scope> host;
     if (DeviceStageEmitter::hasStage(L, plan))
       host.emplace(cs, "if (stage == 0)");
-    CodeStream::Scope rows(cs, formatv("for (int64_t r = 0; r < "
+    CodeStream::Scope rows(cs, fmt("for (int64_t r = 0; r < "
                                        "seqs.{0}_slots; ++r)",
-                                       slot)
-                                   .str());
+                                       slot));
     cs.line("const int64_t *o = seqs.{0}_offsets;", name);
     cs.line("if (o && (o[0] != 0 || o[r + 1] < o[r])) return failure(\"state: "
             "offsets of '{0}' must start at 0 and not decrease\");",
@@ -370,10 +370,9 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
         continue;
       cs.line("bool low_{0} = false;", name);
       {
-        CodeStream::Scope k(cs, formatv("for (int64_t k = b_{0}; k < e_{0}; "
+        CodeStream::Scope k(cs, fmt("for (int64_t k = b_{0}; k < e_{0}; "
                                         "++k)",
-                                        name)
-                                    .str());
+                                        name));
         cs.line("const int32_t v = seqs.{0}[k];", name);
         cs.line("if (v < {0}) {{ first.note(i, INT32_MAX, \"sequence \" + "
                 "std::to_string(i) + \": {1}[\" + std::to_string(k - b_{2}) + "
@@ -459,7 +458,7 @@ void HostEmitter::emitSetupInput(CodeStream &cs, const InputDecl &in,
   std::optional<CodeStream::Scope> packed;
   if (in.isResident()) {
     emitSetupTable(cs, in, staged);
-    packed.emplace(cs, formatv("if (!H.table_{0})", name).str());
+    packed.emplace(cs, fmt("if (!H.table_{0})", name));
   }
   if (in.isOptional && needed)
     cs.line("if (N > 0 && !seqs.{0}{1}) return failure(\"sequences: "
@@ -521,10 +520,9 @@ void HostEmitter::emitInputChecks(CodeStream &cs, const InputDecl &in,
   if (in.isList()) {
     cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
     {
-      CodeStream::Scope s(cs, formatv("if (!offsets_ok(off_{0}, N)) for "
+      CodeStream::Scope s(cs, fmt("if (!offsets_ok(off_{0}, N)) for "
                                       "(int64_t i = 0; i < N; ++i)",
-                                      name)
-                                  .str());
+                                      name));
       cs.line("if (off_{0}[i + 1] < off_{0}[i] || (i == 0 && "
               "off_{0}[0] != 0)) return failure(\"sequence \" + "
               "std::to_string(i) + \": offsets of '{0}' must start at 0 "
@@ -592,7 +590,7 @@ void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
   cs.line("H.table_{0} = !seqs.{0} && !seqs.{0}_offsets && (tb_{0}.host || "
           "tb_{0}.device);",
           name);
-  CodeStream::Scope t(cs, formatv("if (H.table_{0})", name).str());
+  CodeStream::Scope t(cs, fmt("if (H.table_{0})", name));
   cs.line("if (!tb_{0}.lengths || tb_{0}.num_rows < 0 || tb_{0}.row_stride < "
           "0) return failure(\"sequences: '{0}_table' needs lengths, num_rows "
           ">= 0 and row_stride >= 0\");",
@@ -637,7 +635,7 @@ void HostEmitter::emitSetupTable(CodeStream &cs, const InputDecl &in,
   // Device-only rows are the GPU kernel's to check (tv_X_bound).
   {
     CodeStream::Scope scan(
-        cs, formatv("if (tb_{0}.host && !tb_{0}.values_checked)", name).str());
+        cs, fmt("if (tb_{0}.host && !tb_{0}.values_checked)", name));
     CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
     cs.line("for (int64_t k = H.begin_{0}[i]; k < H.end_{0}[i]; ++k) {{", name);
     cs.line("  const int32_t v = tb_{0}.host[k];", name);
@@ -678,7 +676,7 @@ void HostEmitter::openHostLoops(CodeStream &cs, FlatSymbolRefAttr set,
                                 std::optional<CodeStream::Scope> &seqLoop) {
   bucketLoop.emplace(
       cs,
-      formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
+      fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
   if (set)
     cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
   if (perSeq)
@@ -714,9 +712,8 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
   bool excl = sum.getConvention() == Convention::exclusive;
   cs.line("// {0}: {1} prefix sum of {2}", name,
           excl ? "exclusive" : "inclusive", src.getSymName());
-  CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                  L.numBuckets(src.getRatiosAttr()))
-                              .str());
+  CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
+                                  L.numBuckets(src.getRatiosAttr())));
   if (L.isWideHostValue(sum))
     return emitHostColumnSums(cs, sum);
   std::string acc = fused ? "acc_" + name + "[b]" : "acc";
@@ -790,7 +787,7 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
     operands = ruleOperands(rule);
   SmallVector<std::string> vars;
   for (size_t k = 0; k < operands.size(); ++k) {
-    vars.push_back(formatv("ov{0}", k).str());
+    vars.push_back(fmt("ov{0}", k));
     cs.line("int64_t {0} = 0;", vars.back());
   }
   {
@@ -823,8 +820,7 @@ LogicalResult HostEmitter::emitHostRule(CodeStream &cs, RequireOp rule,
   for (const ResolvedBound &b : bounds) {
     std::string row = b.first.empty()
                           ? "0"
-                          : formatv("H.h_{0}[i] - H.h_{1}[i]", b.count, b.first)
-                                .str();
+                          : fmt("H.h_{0}[i] - H.h_{1}[i]", b.count, b.first);
     cs.line("if ({0}) return failure({1});", boundFails(b, "H.h_"),
             boundMessage(b, row, "H.h_" + b.value + "[i]"));
   }
@@ -845,10 +841,10 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
   scope.seq = perSeq ? "i" : "-1";
   if (perSeq) {
     // What imeta.prev reads: this step's own stores, sequence by sequence.
-    scope.ownValues = formatv("H.h_{0} + b * {1}", name, L.hostStride(field));
+    scope.ownValues = fmt("H.h_{0} + b * {1}", name, L.hostStride(field));
     scope.ownWidth = L.hostWidth(field);
   }
-  commentFormula(cs, field);
+  L.commentFormula(cs, field);
   std::optional<CodeStream::Scope> bucketLoop, seqLoop;
   openHostLoops(cs, set, perSeq && !fused, bucketLoop, seqLoop);
   SmallVector<std::string> results;
@@ -878,8 +874,7 @@ LogicalResult HostEmitter::emitHostField(CodeStream &cs, FieldOp field,
             !perSeq ? "" : width == "1" ? " + i" : " + i * " + width);
     if (field.getCols()) {
       CodeStream::Scope col(
-          cs, formatv("for (int64_t j = 0; j < {0}; ++j)", L.hostWidth(field))
-                  .str());
+          cs, fmt("for (int64_t j = 0; j < {0}; ++j)", L.hostWidth(field)));
       cs.line("if (j >= live) { slot[j] = -1; continue; }");
       scope.col = "j";
       if (failed(emitFormula(cs, st, field.getBody(), scope, results)))
@@ -927,7 +922,7 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
     unsigned id = fusedGroups++;
     {
       CodeStream::Scope pass(
-          cs, formatv("const bool pass{0} = [&]() -> bool", id).str(), "();");
+          cs, fmt("const bool pass{0} = [&]() -> bool", id), "();");
       for (size_t j = k; j < end; ++j)
         if (auto sum = dyn_cast<PrefixSumOp>(plan.host[j].op)) {
           std::string name = sum.getSymName().str();
@@ -947,7 +942,7 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
       cs.line("return true;");
     }
     {
-      CodeStream::Scope slow(cs, formatv("if (!pass{0})", id).str());
+      CodeStream::Scope slow(cs, fmt("if (!pass{0})", id));
       for (size_t j = k; j < end; ++j)
         if (failed(emitOne(plan.host[j].op)))
           return failure();
@@ -967,19 +962,17 @@ void HostEmitter::emitResolveInputs(CodeStream &cs, const PathPlan &plan) {
   std::string bufs = L.pascal(stage) + "Buffers";
   cs.line("/// Path `{0}`'s inputs, computed by its first stage `{1}`.", path,
           stage);
-  CodeStream::Scope fn(cs, formatv("Status detail::{0}_resolve_inputs(const "
+  CodeStream::Scope fn(cs, fmt("Status detail::{0}_resolve_inputs(const "
                                    "Config &config, const Sequences &seqs, "
                                    "{0}_resolved &r)",
-                                   path)
-                               .str());
+                                   path));
   cs.line("{0} &b = r.stage;", bufs);
   cs.line("Status st = {0}_shape(config, seqs, b);", stage);
   cs.line("if (!st.ok) return st;");
   cs.line("r.data.assign({0}::kCount, {{});", bufs);
   {
-    CodeStream::Scope k(cs, formatv("for (int k = 0; k < {0}::kCount; ++k)",
-                                    bufs)
-                                .str());
+    CodeStream::Scope k(cs, fmt("for (int k = 0; k < {0}::kCount; ++k)",
+                                    bufs));
     cs.line("Buffer &buf = b.begin()[k];");
     cs.line("const int64_t rows = buf.rows[0] > 1 ? buf.rows[0] : 1;");
     cs.line("r.data[size_t(k)].assign(size_t(rows), 0);");
@@ -1056,12 +1049,11 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
           "`fill`, also the",
           path);
   cs.line("/// capacity of every buffer. Writes no output data.");
-  CodeStream::Scope fn(cs, formatv("Status detail::{0}_prepare(const Config "
+  CodeStream::Scope fn(cs, fmt("Status detail::{0}_prepare(const Config "
                                    "&config, const Sequences &seqs, {1} "
                                    "&out, bool fill, {0}_host &H, FillMode "
                                    "mode, Packer *pk, int stage)",
-                                   path, bufs)
-                               .str());
+                                   path, bufs));
   cs.line("H.reset();");
   cs.line("(void)pk;  // a CPU path's, or a path whose kernel reads no array");
   cs.line("{0} &c = H.c;", ctx);
@@ -1206,9 +1198,8 @@ void HostEmitter::emitColumnsArray(CodeStream &cs, const PathPlan &plan,
           *field.getCols());
   cs.line("c.hw_{0} = 0;", name);
   {
-    CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                    L.numBuckets(set))
-                                .str());
+    CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
+                                    L.numBuckets(set)));
     FormulaScope scope;
     scope.ratios = set;
     cs.line("const int64_t w = {0};", L.columnCount(field, scope));
@@ -1247,7 +1238,7 @@ void HostEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
     cs.line("c.rowstart_{0} = H.rowstart_{0};", name);
     CodeStream::Scope b(
         cs,
-        formatv("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)).str());
+        fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
     cs.line("int64_t acc = 0;");
     {
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
@@ -1275,9 +1266,8 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
         continue;
       FormulaScope scope;
       scope.ratios = field.getRatiosAttr();
-      CodeStream::Scope b(cs, formatv("for (int32_t b = 0; b < {0}; ++b)",
-                                      L.numBuckets(field.getRatiosAttr()))
-                                  .str());
+      CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
+                                      L.numBuckets(field.getRatiosAttr())));
       std::string width = L.columnCount(field, scope);
       // "field 'F' (bucket n of 'S')": the evaluator's words.
       FlatSymbolRefAttr set = field.getRatiosAttr();
@@ -1291,7 +1281,7 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
         continue;
       auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
       std::string liveAt =
-          formatv("H.h_{0}[({1}) * N + i]", live.getSymName(),
+          fmt("H.h_{0}[({1}) * N + i]", live.getSymName(),
                   bucketIndex(st, scope, live.getRatiosAttr()));
       cs.line("for (int64_t i = 0; i < N; ++i) if ({0} > {1}) "
               "return failure(std::string(\"field '{2}'\"){4} + \": "
@@ -1373,9 +1363,8 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
               "std::to_string(rows) + \" rows, the buffer holds \" + "
               "std::to_string(buf.data ? buf.capacity : 0));",
               po.label,
-              po.ratios ? formatv("\".\" + std::to_string(c.set[{0}][b])",
+              po.ratios ? fmt("\".\" + std::to_string(c.set[{0}][b])",
                                   st.setId(po.ratios))
-                              .str()
                         : "\"\"");
     }
     cs.line("shape[{0}].width = stride;", k);
@@ -1394,7 +1383,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
     cs.line("buf.rows[b] = {0};", deviceRows ? "-1" : L.outputRows(po));
     cs.line("buf.cols[b] = shape[{0}].cols[b];", k);
     cs.line("buf.ratios[b] = {0};",
-            po.ratios ? formatv("c.set[{0}][b]", st.setId(po.ratios)).str()
+            po.ratios ? fmt("c.set[{0}][b]", st.setId(po.ratios))
                       : "0");
   }
 }
@@ -1434,7 +1423,7 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
     std::string hostRows;
     for (const InputDecl &in : L.inputs())
       if (in.isResident())
-        hostRows += formatv(" && !(H.table_{0} && !c.in_{0})", in.name).str();
+        hostRows += fmt(" && !(H.table_{0} && !c.in_{0})", in.name);
     cs.line("// Proven: the fast fills' own checks (list reads, values of "
             "list elements)");
     cs.line("// first, without stores, so that their failure leaves every "
@@ -1451,12 +1440,11 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   std::string ctx = L.ctxName(plan);
   cs.line("/// Path `{0}` on the CPU: prepare, then write every output.", path);
   bool resolving = plan.path->hasAttr(kResolvedByAttr);
-  CodeStream::Scope fn(cs, formatv("static Status run_{0}(const Config "
+  CodeStream::Scope fn(cs, fmt("static Status run_{0}(const Config "
                                    "&config, const Sequences &{2}, {1} "
                                    "&out, bool fill, FillMode mode, int "
                                    "stage = 0)",
-                                   path, bufs, resolving ? "given" : "seqs")
-                               .str());
+                                   path, bufs, resolving ? "given" : "seqs"));
   if (resolving) {
     cs.line("detail::{0}_resolved resolved;", path);
     cs.line("if (Status s = detail::{0}_resolve_inputs(config, given, "
@@ -1570,10 +1558,9 @@ void HostEmitter::emitCpuFills(CodeStream &cs) {
     cs.line("/// Fill stage of `{0}` on the CPU: one loop nest over "
             "sequences and rows.",
             path);
-    CodeStream::Scope fn(cs, formatv("static bool fill_{0}_cpu(const {1} "
+    CodeStream::Scope fn(cs, fmt("static bool fill_{0}_cpu(const {1} "
                                      "&c, bool checked)",
-                                     path, L.ctxName(plan))
-                                 .str());
+                                     path, L.ctxName(plan)));
     if (plan.rowSpaces.empty())
       cs.line("(void)checked;  // no rows field: nothing to fill");
     {

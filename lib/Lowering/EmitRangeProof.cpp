@@ -7,9 +7,10 @@
 
 #include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/EmitHost.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
-using llvm::formatv;
+using imeta::fmt;
 
 namespace imeta::emit {
 
@@ -42,7 +43,7 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
     auto [it, inserted] = scanIndex.try_emplace(expr, scans.size());
     if (inserted)
       scans.push_back(expr);
-    return formatv("lv[{0}]", it->second).str();
+    return fmt("lv[{0}]", it->second);
   };
   auto scan = [&](std::string expr) {
     return lanes ? collective(text(std::move(expr))) : text(std::move(expr));
@@ -62,9 +63,8 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
   llvm::StringMap<std::string> leaves;
   llvm::DenseMap<Operation *, std::string> fieldRange;
   auto hostArray = [&](Operation *op) {
-    return scan(formatv("r_span(c.h_{0}, {1} * {2})", symName(op),
-                        L.numBuckets(getRatios(op)), L.hostStride(op))
-                    .str());
+    return scan(fmt("r_span(c.h_{0}, {1} * {2})", symName(op),
+                        L.numBuckets(getRatios(op)), L.hostStride(op)));
   };
   auto rowsField = [&](FieldOp f) {
     if (lanes && sectionOf.count(f))
@@ -78,7 +78,7 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
     // [0, the largest bucket's total). (A space whose formulas read
     // neither leaves them unread.)
     head.line("[[maybe_unused]] const Range rj_{0} = r_index({1}.hi);", count,
-              scan(formatv("r_span(c.h_{0}, {1} * N)", count, buckets).str()));
+              scan(fmt("r_span(c.h_{0}, {1} * N)", count, buckets)));
     if (!lanes)
       cs.line("[[maybe_unused]] const Range rr_{0} = "
               "r_totals(c.rowstart_{0}, N, {1});",
@@ -89,17 +89,16 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
                         : "r_index(N)";
       scope.row = "rj_" + count;
       scope.globalRow =
-          lanes ? collective(formatv("ln.part_exact(r_totals(c.rowstart_{0}, "
+          lanes ? collective(fmt("ln.part_exact(r_totals(c.rowstart_{0}, "
                                      "N, {1}))",
-                                     count, buckets)
-                                 .str())
+                                     count, buckets))
                 : "rr_" + count;
       if (FlatSymbolRefAttr set = field.getRatiosAttr())
-        scope.ratio = formatv("r_span(c.set[{0}], c.num_set[{0}])",
+        scope.ratio = fmt("r_span(c.set[{0}], c.num_set[{0}])",
                               st.setId(set));
       if (field.getCols()) {
         auto width = lookupSpecSymbol<FieldOp>(field, field.getColsAttr());
-        scope.col = width ? formatv("r_index({0}.hi)", hostArray(width)).str()
+        scope.col = width ? fmt("r_index({0}.hi)", hostArray(width))
                           : "r_index(c.cfg_" + field.getCols()->str() + ")";
       }
       scope.rowsField = rowsField;
@@ -174,7 +173,7 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
       continue;
     llvm::sort(members);
     members.erase(std::unique(members.begin(), members.end()), members.end());
-    CodeStream::Scope part(cs, formatv("if (ln.part({0}))", b).str());
+    CodeStream::Scope part(cs, fmt("if (ln.part({0}))", b));
     for (unsigned k : members)
       cs.raw(sections[k].text);
   }

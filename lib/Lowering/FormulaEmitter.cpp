@@ -5,13 +5,13 @@
 #include "dialect/IMetaSymbols.h"
 #include "lib/Analysis/ColumnInvariants.h"
 #include "lib/Analysis/ListDependence.h"
+#include "lib/Support/Format.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace imeta;
-using llvm::formatv;
 
 FormulaNaming::FormulaNaming(SpecOp spec) : lists(analyzeListDependence(spec)) {
   for (Operation &op : spec.getBody().front())
@@ -54,7 +54,7 @@ std::string EmitterState::newTemp() {
 
 std::string imeta::bucketWords(const EmitterState &st, FlatSymbolRefAttr set,
                                StringRef bucket) {
-  return formatv("bucket_words({0}, {1}, c.set)", st.setId(set), bucket).str();
+  return fmt("bucket_words({0}, {1}, c.set)", st.setId(set), bucket);
 }
 
 std::string imeta::failRatioArgs(const EmitterState &st,
@@ -71,9 +71,8 @@ std::string imeta::bucketIndex(const FormulaNaming &names,
     return "0";
   if (of == scope.ratios)
     return scope.bucket;
-  return formatv("c.map[{0}][{1}][{2}]", names.setId(scope.ratios),
-                 names.setId(of), scope.bucket)
-      .str();
+  return fmt("c.map[{0}][{1}][{2}]", names.setId(scope.ratios),
+                 names.setId(of), scope.bucket);
 }
 
 bool imeta::proofCovers(const EmitterState &st, const FormulaScope &scope,
@@ -148,7 +147,7 @@ public:
          failRatioArgs(st, s) + ", " + length + ")")
             .str();
     if (!s.deferFailures.empty())
-      return formatv("{ {0}; {1} = true; }", record, s.deferFailures).str();
+      return fmt("{ {0}; {1} = true; }", record, s.deferFailures);
     return "return " + record + ";";
   }
   /// The condition prefix of a check the range proof covers: the fast
@@ -200,10 +199,9 @@ public:
   std::string previous(int64_t column) override {
     if (s.ownValues.empty())
       return "";
-    return formatv("({0} > 0 ? int64_t(({1})[({0} - 1) * {2} + {3}]) : "
+    return fmt("({0} > 0 ? int64_t(({1})[({0} - 1) * {2} + {3}]) : "
                    "int64_t(0))",
-                   s.seq, s.ownValues, s.ownWidth, column)
-        .str();
+                   s.seq, s.ownValues, s.ownWidth, column);
   }
   std::string seqLocal(Operation *field) override {
     return s.seqLocals.lookup(field);
@@ -236,14 +234,12 @@ std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
   if (auto cfg = dyn_cast_or_null<GetConfigOp>(def))
     return "c.dv_cfg_" + cfg.getParam().str();
   if (isa_and_nonnull<RatioOp>(def) && scope.ratios)
-    return formatv("c.dv_set[{0}][{1}]", st.setId(scope.ratios), scope.bucket)
-        .str();
+    return fmt("c.dv_set[{0}][{1}]", st.setId(scope.ratios), scope.bucket);
   if (auto get = dyn_cast_or_null<GetOp>(def)) {
     auto field = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
     if (field.getDomain() == Domain::scalar)
-      return formatv("c.dv_h_{0}[{1}]", field.getSymName(),
-                     bucketIndex(st, scope, field.getRatiosAttr()))
-          .str();
+      return fmt("c.dv_h_{0}[{1}]", field.getSymName(),
+                     bucketIndex(st, scope, field.getRatiosAttr()));
   }
   return "";
 }

@@ -6,7 +6,6 @@
 
 using namespace mlir;
 using namespace imeta;
-using llvm::formatv;
 
 namespace {
 /// Prints the interval evaluation of one body: each op's

@@ -3,12 +3,11 @@
 #include "lib/Lowering/ResolvedBounds.h"
 #include "lib/Lowering/SpecLayout.h"
 
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
 using namespace imeta::emit;
-using llvm::formatv;
 
 std::vector<ResolvedBound> imeta::emit::resolvedBounds(RequireOp rule) {
   std::vector<ResolvedBound> bounds;
@@ -33,8 +32,8 @@ std::vector<ResolvedBound> imeta::emit::resolvedBounds(RequireOp rule) {
 
 std::string imeta::emit::boundFails(const ResolvedBound &b, StringRef arrays) {
   if (b.first.empty())
-    return formatv("{0}{1}[i] < {2}", arrays, b.value, b.min).str();
-  return formatv("{0}{1}[i] > 0", arrays, b.first).str();
+    return fmt("{0}{1}[i] < {2}", arrays, b.value, b.min);
+  return fmt("{0}{1}[i] > 0", arrays, b.first);
 }
 
 std::string imeta::emit::boundMessage(const ResolvedBound &b, StringRef row,
@@ -42,9 +41,8 @@ std::string imeta::emit::boundMessage(const ResolvedBound &b, StringRef row,
   std::string at =
       b.first.empty()
           ? ""
-          : formatv("\"[\" + std::to_string({0}) + \"]\" + ", row).str();
-  return formatv("\"sequence \" + std::to_string(i) + \": {0}\" + {1}\" = \" "
+          : fmt("\"[\" + std::to_string({0}) + \"]\" + ", row);
+  return fmt("\"sequence \" + std::to_string(i) + \": {0}\" + {1}\" = \" "
                  "+ std::to_string({2}) + \" breaks {0} >= {3}{4}\"",
-                 b.input, at, value, b.min, b.ruleSuffix)
-      .str();
+                 b.input, at, value, b.min, b.ruleSuffix);
 }

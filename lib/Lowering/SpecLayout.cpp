@@ -5,12 +5,11 @@
 #include "lib/Analysis/ColumnInvariants.h"
 
 #include "mlir/IR/OperationSupport.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
 using namespace imeta::emit;
-using llvm::formatv;
 
 std::string emit::escape(StringRef s) {
   std::string out;
@@ -42,15 +41,21 @@ std::string emit::commentText(StringRef s) {
   return out;
 }
 
-void emit::commentFormula(CodeStream &cs, Operation *op) {
+void SpecLayout::commentFormula(CodeStream &cs, Operation *op) const {
+  Operation *spec = op->getParentOfType<SpecOp>();
+  if (!spec)
+    spec = op;
+  std::unique_ptr<AsmState> &state = commentStates[spec];
+  if (!state) {
+    // The header alone: the spec was verified once.
+    OpPrintingFlags flags;
+    flags.skipRegions().assumeVerified();
+    state = std::make_unique<AsmState>(spec, flags);
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
-  // The header alone: the spec was verified once, and a local scope keeps
-  // the printer from numbering the whole spec for every comment.
-  OpPrintingFlags flags;
-  flags.skipRegions().assumeVerified().useLocalScope();
-  op->print(os, flags);
-  StringRef header = StringRef(text).split('\n').first;
+  op->print(os, *state);
+  StringRef header = StringRef(text).split('\n').first.ltrim();
   if (header.consume_back("{...}"))
     header = header.rtrim();
   cs.line("// {0} {{", header);
@@ -113,13 +118,13 @@ std::string SpecLayout::ctxName(const PathPlan &plan) const {
 
 std::string SpecLayout::fillName(const PathPlan &plan,
                                  const RowSpace &space) const {
-  return formatv("{0}_fill_{1}", PathOp(plan.path).getSymName(),
+  return fmt("{0}_fill_{1}", PathOp(plan.path).getSymName(),
                  FieldOp(space.count).getSymName());
 }
 
 std::string SpecLayout::overflowSuffix() const {
   auto rule = SpecOp(specOp).getOverflowRule();
-  return rule ? formatv(" + \" ({0})\"", *rule).str() : "";
+  return rule ? fmt(" + \" ({0})\"", *rule) : "";
 }
 
 const PlannedOutput *SpecLayout::outputOf(const PathPlan &plan,
@@ -131,18 +136,17 @@ const PlannedOutput *SpecLayout::outputOf(const PathPlan &plan,
 }
 
 std::string SpecLayout::numBuckets(FlatSymbolRefAttr set) const {
-  return set ? formatv("c.num_set[{0}]", names.setId(set)).str() : "1";
+  return set ? fmt("c.num_set[{0}]", names.setId(set)) : "1";
 }
 
 std::string SpecLayout::sameConfig(StringRef a, StringRef b) const {
   std::string same =
-      formatv("std::memcmp({0}.set, {1}.set, sizeof({0}.set)) == 0 && "
+      fmt("std::memcmp({0}.set, {1}.set, sizeof({0}.set)) == 0 && "
               "std::memcmp({0}.num_set, {1}.num_set, sizeof({0}.num_set)) == 0",
-              a, b)
-          .str();
+              a, b);
   for (const ConfigDecl &cfg : configs())
     if (!cfg.isList)
-      same += formatv(" && {0}.cfg_{2} == {1}.cfg_{2}", a, b, cfg.name).str();
+      same += fmt(" && {0}.cfg_{2} == {1}.cfg_{2}", a, b, cfg.name);
   return same;
 }
 
@@ -207,14 +211,13 @@ std::string SpecLayout::columnCount(FieldOp field,
   auto width = lookupSpecSymbol<FieldOp>(field, field.getColsAttr());
   if (!width)
     return "c.cfg_" + field.getCols()->str();
-  return formatv("c.h_{0}[{1}]", width.getSymName(),
-                 bucketIndex(names, scope, width.getRatiosAttr()))
-      .str();
+  return fmt("c.h_{0}[{1}]", width.getSymName(),
+                 bucketIndex(names, scope, width.getRatiosAttr()));
 }
 
 std::string SpecLayout::outputRows(const PlannedOutput &out) const {
   if (out.rowsLen)
-    return formatv("int64_t(H.h_{0}[0])", symName(out.rowsLen)).str();
+    return fmt("int64_t(H.h_{0}[0])", symName(out.rowsLen));
   return liveRows(out);
 }
 
@@ -232,7 +235,7 @@ std::string SpecLayout::liveRows(const PlannedOutput &out) const {
     FormulaScope scope;
     scope.ratios = field.getRatiosAttr();
     std::string cb = bucketIndex(names, scope, count.getRatiosAttr());
-    return formatv("H.rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(),
+    return fmt("H.rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(),
                    cb);
   }
   }

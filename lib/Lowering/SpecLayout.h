@@ -19,6 +19,7 @@
 #include "lib/Lowering/SpecDecls.h"
 #include "lib/Analysis/PathPlan.h"
 
+#include "mlir/IR/AsmState.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
@@ -74,10 +75,6 @@ inline std::string ruleLiteral(std::optional<llvm::StringRef> rule) {
   return ruleSuffix(rule);
 }
 
-/// One comment line per source line of a body: the formula a loop
-/// implements, as the spec states it.
-void commentFormula(CodeStream &cs, mlir::Operation *op);
-
 class SpecLayout {
 public:
   /// `fileBase`: the generated files' base name ("": the spec's name).
@@ -99,6 +96,9 @@ public:
   /// scalar field `field` (its context then holds dividers `dv_h_X`): one
   /// walk per spec, not one per field.
   bool isScalarDivisor(FieldOp field) const;
+  /// A comment naming the declaration a loop implements: its header as the
+  /// spec states it (`// imeta.field @slot rows(@q) {`).
+  void commentFormula(CodeStream &cs, mlir::Operation *op) const;
   /// Whether some list input is `resident` (the header then has ListTable).
   bool hasResidentInput() const { return declared.hasResidentInput(); }
 
@@ -184,6 +184,11 @@ private:
   /// The scalar fields each spec (the spec or a path's copy) divides by.
   mutable llvm::DenseMap<mlir::Operation *, llvm::DenseSet<mlir::StringAttr>>
       scalarDivisors;
+  /// The printer state of each spec commentFormula printed from: built
+  /// once (an op printed on its own builds one for every comment, a
+  /// tenth of imeta-gen's time on a large spec).
+  mutable llvm::DenseMap<mlir::Operation *, std::unique_ptr<mlir::AsmState>>
+      commentStates;
   SpecOp specOp;
   std::string fileBaseName;
   std::vector<PathPlan> pathPlans;
