@@ -1300,15 +1300,17 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
   cs.line("// Shapes, then capacities: nothing is written unless every "
           "buffer fits.");
   cs.line("Buffer *buffers = out.begin();");
+  // Not zeroed (a step's host work): each output's entry is written below
+  // before it is read, its columns for the buckets it has only.
   cs.line("struct {{ int32_t buckets; int64_t width; int64_t cols[kMaxRatios]; "
-          "} shape[{0}::kCount] = {{};",
+          "} shape[{0}::kCount];",
           bufs);
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
     CodeStream::Scope s(cs, "");
     cs.line("Buffer &buf = buffers[{0}];", k);
     cs.line("const int32_t nb = {0};", L.numBuckets(po.ratios));
     // Values per row in each bucket; the buffer's width is its row stride.
-    cs.line("int64_t cols[kMaxRatios] = {};");
+    cs.line("int64_t *const cols = shape[{0}].cols;", k);
     // A fixed width holds even with no bucket (an empty ratio set).
     cs.line("int64_t width = {0};", po.width);
     {
@@ -1369,8 +1371,6 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
     }
     cs.line("shape[{0}].width = stride;", k);
     cs.line("shape[{0}].buckets = nb;", k);
-    cs.line("for (int32_t b = 0; b < nb; ++b) shape[{0}].cols[b] = cols[b];",
-            k);
   }
   cs.line("// Record shapes.");
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
