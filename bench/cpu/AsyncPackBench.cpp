@@ -1,0 +1,115 @@
+//===- AsyncPackBench.cpp - decode_async's per-step host work, on a CPU ---===//
+//
+// Google Benchmark: the host half of decode_async_device_pack, the device
+// step's whole per-step host work besides copying its context into the
+// staging (the .cu's part, which needs a GPU): decode_async_prepare in mode
+// 2 (the config's and inputs' checks, the request state's pointers, the
+// outputs' shapes and buckets) and the two arrays the step sends, the
+// slots and placeholder flags, put into a staging buffer. Issue 32 asks
+// for a step's host work <= 1 us at N = 1024; this follows its CPU part
+// where no GPU is (CI runs it briefly). Config: block 128, dense {1},
+// sparse {4}, window 128, ring 160, max_model_len 131072, 1024 blocks,
+// nextn 2; 2N request slots, the step's N at random slots.
+//
+//===----------------------------------------------------------------------===//
+
+#include "deepinfer_v4.h"
+#include "deepinfer_v4_impl.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+namespace gen = imeta_gen::deepinfer_v4;
+
+namespace {
+
+/// The request state of `slots` slots (the engine's arrays) and a step of
+/// `n` sequences over it.
+struct AsyncStep {
+  std::vector<int32_t> dense{1}, sparse{4};
+  gen::Config config;
+  std::vector<int32_t> computed, last, drafted, draftTokens, stateId, table;
+  std::vector<int64_t> draftOff, tableOff;
+  std::vector<int32_t> slot;
+  std::vector<char> placeholder;
+  gen::Sequences seqs;
+
+  explicit AsyncStep(int32_t n) {
+    const int32_t nextn = 2, slots = 2 * n, rowLen = 64;
+    config.block_size = 128;
+    config.window_size = 128;
+    config.swa_block_size = 160;
+    config.max_model_len = 131072;
+    config.max_num_blocks = 1024;
+    config.nextn = nextn;
+    config.dense_ratios = dense.data();
+    config.num_dense_ratios = int32_t(dense.size());
+    config.sparse_ratios = sparse.data();
+    config.num_sparse_ratios = int32_t(sparse.size());
+    std::mt19937 rng{uint32_t(n)};
+    for (int32_t s = 0; s < slots; ++s) {
+      computed.push_back(int32_t(rng() % 8000));
+      last.push_back(7);
+      drafted.push_back(int32_t(rng() % (nextn + 1)));
+      stateId.push_back(s);
+    }
+    draftTokens.assign(size_t(slots) * nextn, 3);
+    table.assign(size_t(slots) * rowLen, 5);
+    for (int32_t s = 0; s <= slots; ++s) {
+      draftOff.push_back(int64_t(s) * nextn);
+      tableOff.push_back(int64_t(s) * rowLen);
+    }
+    for (int32_t i = 0; i < n; ++i) {
+      slot.push_back(int32_t(rng() % uint32_t(slots)));
+      placeholder.push_back(0);
+    }
+    seqs.num_seqs = n;
+    seqs.slot = slot.data();
+    seqs.is_placeholder = reinterpret_cast<const bool *>(placeholder.data());
+    seqs.slot_slots = slots;
+    seqs.num_computed = computed.data();
+    seqs.slot_last_token = last.data();
+    seqs.num_drafts = drafted.data();
+    seqs.slot_draft_tokens = draftTokens.data();
+    seqs.slot_draft_tokens_offsets = draftOff.data();
+    seqs.slot_state_id = stateId.data();
+    seqs.slot_block_table = table.data();
+    seqs.slot_block_table_offsets = tableOff.data();
+  }
+};
+
+void BM_AsyncDevicePackHost(benchmark::State &state) {
+  const auto n = int32_t(state.range(0));
+  AsyncStep step(n);
+  gen::DecodeAsyncBuffers out;
+  for (gen::Buffer *b = out.begin(); b != out.begin() + out.kCount; ++b)
+    b->max_buckets = gen::kMaxRatios;
+  std::vector<char> staging(size_t(1) << 20);
+  gen::detail::decode_async_host host;
+  auto pack = [&] {
+    gen::detail::Packer pk{staging.data(), staging.data(), staging.size(), 0};
+    gen::Status st = gen::detail::decode_async_prepare(
+        step.config, step.seqs, out, true, host, gen::FillMode::kAuto, &pk,
+        /*stage=*/2);
+    pk.put(host.c.in_is_placeholder, size_t(n));
+    pk.put(host.c.in_slot, size_t(n));
+    return st.ok && !pk.overflow;
+  };
+  if (!pack()) {
+    std::fprintf(stderr, "decode_async pack refused the bench's step\n");
+    std::exit(1);
+  }
+  for (auto _ : state) {
+    bool ok = pack();
+    benchmark::DoNotOptimize(ok);
+    benchmark::ClobberMemory();
+  }
+}
+
+} // namespace
+
+BENCHMARK(BM_AsyncDevicePackHost)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
