@@ -152,6 +152,9 @@ void imeta::baseline::promptRoutine(const ref::Batch &b, Outputs &out) {
   size_t k = 10;
   for (int32_t n : sortedRatios(c)) {
     int32_t bc = B / n;
+    // The ratio's eight vectors exist before any is bound: at() grows
+    // `fields`, which moves the vectors bound before it.
+    (void)out.at(k + 7);
     std::vector<int32_t> &cu = out.at(k), &pc = out.at(k + 1),
                          &sc = out.at(k + 2), &cq = out.at(k + 3),
                          &load = out.at(k + 4), &ks = out.at(k + 5),

@@ -20,6 +20,8 @@ namespace imeta::baseline {
 /// Outputs by field, reused across calls (resized, never shrunk).
 struct Outputs {
   std::vector<std::vector<int32_t>> fields;
+  /// Field k, the list grown to hold it (which moves every vector: bind
+  /// references only once the list holds all of them).
   std::vector<int32_t> &at(size_t k) {
     if (fields.size() <= k)
       fields.resize(k + 1);
