@@ -4,6 +4,7 @@
 #include "dialect/IMetaSymbols.h"
 #include "lib/Analysis/ColumnInvariants.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "lib/Support/Format.h"
 
@@ -42,19 +43,18 @@ std::string emit::commentText(StringRef s) {
 }
 
 void SpecLayout::commentFormula(CodeStream &cs, Operation *op) const {
-  Operation *spec = op->getParentOfType<SpecOp>();
-  if (!spec)
-    spec = op;
-  std::unique_ptr<AsmState> &state = commentStates[spec];
-  if (!state) {
-    // The header alone: the spec was verified once.
+  // The header alone (no region, so no value to name): printed against a
+  // printer state made once over an empty module, not one made for each
+  // comment (which numbers the op's regions) nor one over the whole spec.
+  if (!commentState) {
+    commentRoot = ModuleOp::create(UnknownLoc::get(op->getContext()));
     OpPrintingFlags flags;
     flags.skipRegions().assumeVerified();
-    state = std::make_unique<AsmState>(spec, flags);
+    commentState = std::make_unique<AsmState>(commentRoot.get(), flags);
   }
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->print(os, *state);
+  op->print(os, *commentState);
   StringRef header = StringRef(text).split('\n').first.ltrim();
   if (header.consume_back("{...}"))
     header = header.rtrim();

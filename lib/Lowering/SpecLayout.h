@@ -20,6 +20,8 @@
 #include "lib/Analysis/PathPlan.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
@@ -184,11 +186,11 @@ private:
   /// The scalar fields each spec (the spec or a path's copy) divides by.
   mutable llvm::DenseMap<mlir::Operation *, llvm::DenseSet<mlir::StringAttr>>
       scalarDivisors;
-  /// The printer state of each spec commentFormula printed from: built
-  /// once (an op printed on its own builds one for every comment, a
-  /// tenth of imeta-gen's time on a large spec).
-  mutable llvm::DenseMap<mlir::Operation *, std::unique_ptr<mlir::AsmState>>
-      commentStates;
+  /// The printer state commentFormula prints headers with, made once
+  /// over an empty module (an op printed on its own makes one for every
+  /// comment: a tenth of imeta-gen's time on a large spec).
+  mutable mlir::OwningOpRef<mlir::ModuleOp> commentRoot;
+  mutable std::unique_ptr<mlir::AsmState> commentState;
   SpecOp specOp;
   std::string fileBaseName;
   std::vector<PathPlan> pathPlans;
