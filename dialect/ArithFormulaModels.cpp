@@ -8,11 +8,11 @@
 
 #include "dialect/FailureText.h"
 #include "dialect/IMetaOps.h"
+#include "lib/Support/Format.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -165,7 +165,7 @@ LogicalResult range(arith::ConstantOp op, RangeRuleBuilder &r) {
 /// add, sub, mul: the fast instantiation computes them in i32.
 LogicalResult arithmetic(Operation *op, RangeRuleBuilder &r, StringRef fn) {
   r.proveFits(op, r.define(op, fmt("{0}({1}, {2})", fn, r.operand(op, 0),
-                                       r.operand(op, 1))));
+                                   r.operand(op, 1))));
   return success();
 }
 LogicalResult range(arith::AddIOp op, RangeRuleBuilder &r) {
@@ -232,8 +232,8 @@ LogicalResult range(arith::SelectOp op, RangeRuleBuilder &r) {
 }
 LogicalResult range(arith::ExtSIOp ext, RangeRuleBuilder &r) {
   bool fromBool = ext.getIn().getType().isInteger(1);
-  r.define(ext, fromBool ? fmt("r_neg({0})", r.operand(ext, 0))
-                         : r.operand(ext, 0));
+  r.define(ext,
+           fromBool ? fmt("r_neg({0})", r.operand(ext, 0)) : r.operand(ext, 0));
   return success();
 }
 LogicalResult range(arith::ExtUIOp ext, RangeRuleBuilder &r) {
@@ -284,7 +284,7 @@ LogicalResult arithmetic(Operation *op, CppFormulaPrinter &p, StringRef sym) {
   if (w < 64) {
     // Operands fit 32 bits, so the 64-bit result is exact.
     p.checkFits(op, p.define(op, fmt("{0} {1} {2}", p.operand(op, 0), sym,
-                                         p.operand(op, 1))));
+                                     p.operand(op, 1))));
     return success();
   }
   std::string name = p.fresh();
@@ -293,7 +293,7 @@ LogicalResult arithmetic(Operation *op, CppFormulaPrinter &p, StringRef sym) {
                                                  : "imeta_mul_overflow";
   p.line(fmt("int64_t {0};", name));
   p.line(fmt("if ({0}({1}, {2}, &{3})) {4}", builtin, p.operand(op, 0),
-                 p.operand(op, 1), name, p.fail("kOverflow64", op, "0")));
+             p.operand(op, 1), name, p.fail("kOverflow64", op, "0")));
   p.bind(op->getResult(0), name);
   return success();
 }
@@ -324,38 +324,37 @@ std::string quotient32(Operation *op, CppFormulaPrinter &p,
 /// The divisions: truncated, floor, ceiling, remainder.
 LogicalResult dividing(Operation *op, CppFormulaPrinter &p) {
   std::string a = p.operand(op, 0), b = p.operand(op, 1);
-  p.line(fmt("if ({0}{1} == 0) {2}", p.proven(op), b,
-                 p.fail("kDivZero", op, a)));
+  p.line(
+      fmt("if ({0}{1} == 0) {2}", p.proven(op), b, p.fail("kDivZero", op, a)));
   unsigned w = op->getResult(0).getType().getIntOrFloatBitWidth();
   if (w == 32) {
     // i32 operands: 32-bit division (far cheaper than 64-bit on a GPU).
     // Only INT32_MIN / -1 leaves i32; its remainder is 0.
     bool rem = isa<arith::RemSIOp>(op);
     if (!rem)
-      p.line(fmt("if ({0}{1} == INT32_MIN && {2} == -1) {3}", p.proven(op),
-                     a, b, p.fail("kOverflow", op, "-int64_t(INT32_MIN)")));
+      p.line(fmt("if ({0}{1} == INT32_MIN && {2} == -1) {3}", p.proven(op), a,
+                 b, p.fail("kOverflow", op, "-int64_t(INT32_MIN)")));
     std::string x = fmt("int32_t({0})", a), y = fmt("int32_t({0})", b);
     std::string dv = p.divider(op->getOperand(1));
     bool prepared = !dv.empty();
     std::string q = quotient32(op, p, x, y, dv);
     std::string expr =
         isa<arith::DivSIOp>(op) ? q
-        : rem && prepared ? fmt("IMETA_REM32({0}, {1}, {2})", x, y, q)
+        : rem && prepared       ? fmt("IMETA_REM32({0}, {1}, {2})", x, y, q)
         // a - a / b * b: the quotient is shared with a division of the
         // same operands (the compiler merges them: one division, not two).
         : rem ? fmt("({0} == -1 ? 0 : {1} - {2} * {3})", b, x, q, y)
-        : isa<arith::FloorDivSIOp>(op)
-            ? fmt("imeta_floordiv({0}, {1})", x, y)
-            : fmt("imeta_ceildiv({0}, {1})", x, y);
+        : isa<arith::FloorDivSIOp>(op) ? fmt("imeta_floordiv({0}, {1})", x, y)
+                                       : fmt("imeta_ceildiv({0}, {1})", x, y);
     return p.alias(op, expr);
   }
   p.line(fmt("if ({0} == INT64_MIN && {1} == -1) {2}", a, b,
-                 p.fail("kOverflow64", op, "0")));
-  std::string expr =
-      isa<arith::DivSIOp>(op)        ? fmt("{0} / {1}", a, b)
-      : isa<arith::RemSIOp>(op)      ? fmt("{0} % {1}", a, b)
-      : isa<arith::FloorDivSIOp>(op) ? fmt("imeta_floordiv({0}, {1})", a, b)
-                                     : fmt("imeta_ceildiv({0}, {1})", a, b);
+             p.fail("kOverflow64", op, "0")));
+  std::string expr = isa<arith::DivSIOp>(op)   ? fmt("{0} / {1}", a, b)
+                     : isa<arith::RemSIOp>(op) ? fmt("{0} % {1}", a, b)
+                     : isa<arith::FloorDivSIOp>(op)
+                         ? fmt("imeta_floordiv({0}, {1})", a, b)
+                         : fmt("imeta_ceildiv({0}, {1})", a, b);
   p.checkFits(op, p.define(op, expr));
   return success();
 }
@@ -398,7 +397,7 @@ LogicalResult cpp(arith::CmpIOp cmp, CppFormulaPrinter &p) {
   auto u = [&](const std::string &x) {
     return w >= 64 ? fmt("uint64_t({0})", x)
                    : fmt("(uint64_t({0}) & UINT64_C({1}))", x,
-                             (uint64_t(1) << w) - 1);
+                         (uint64_t(1) << w) - 1);
   };
   std::string expr;
   switch (cmp.getPredicate()) {
@@ -421,7 +420,7 @@ LogicalResult cpp(arith::SelectOp op, CppFormulaPrinter &p) {
   if (std::optional<bool> known = p.known(op.getCondition()))
     return p.alias(op, p.operand(op, *known ? 1 : 2));
   return p.alias(op, fmt("({0} ? {1} : {2})", p.operand(op, 0),
-                             p.operand(op, 1), p.operand(op, 2)));
+                         p.operand(op, 1), p.operand(op, 2)));
 }
 LogicalResult cpp(arith::ExtSIOp ext, CppFormulaPrinter &p) {
   bool fromBool = ext.getIn().getType().isInteger(1);
@@ -429,9 +428,8 @@ LogicalResult cpp(arith::ExtSIOp ext, CppFormulaPrinter &p) {
 }
 LogicalResult cpp(arith::ExtUIOp ext, CppFormulaPrinter &p) {
   unsigned w = ext.getIn().getType().getIntOrFloatBitWidth();
-  return p.alias(ext, w == 32
-                          ? fmt("int64_t(uint32_t({0}))", p.operand(ext, 0))
-                          : p.operand(ext, 0));
+  return p.alias(ext, w == 32 ? fmt("int64_t(uint32_t({0}))", p.operand(ext, 0))
+                              : p.operand(ext, 0));
 }
 LogicalResult cpp(arith::TruncIOp op, CppFormulaPrinter &p) {
   p.checkFits(op, p.define(op, p.operand(op, 0)));
@@ -446,7 +444,7 @@ LogicalResult cpp(scf::IfOp ifOp, CppFormulaPrinter &p) {
     results.push_back(p.fresh());
     p.bind(r, results.back());
     p.line(fmt("{0}{1} {2} = 0;", p.maybeUnused(), p.valueType(r),
-                   results.back()));
+               results.back()));
   }
   auto branch = [&](const std::string &header, Region &region) {
     p.open(header);
@@ -462,8 +460,7 @@ LogicalResult cpp(scf::IfOp ifOp, CppFormulaPrinter &p) {
   };
   if (std::optional<bool> known = p.known(ifOp.getCondition()))
     return branch("", *known ? ifOp.getThenRegion() : ifOp.getElseRegion());
-  if (failed(branch(fmt("if ({0})", p.operand(ifOp, 0)),
-                    ifOp.getThenRegion())))
+  if (failed(branch(fmt("if ({0})", p.operand(ifOp, 0)), ifOp.getThenRegion())))
     return failure();
   if (!ifOp.getElseRegion().empty())
     return branch("else", ifOp.getElseRegion());

@@ -6,12 +6,12 @@
 #include "dialect/IMetaSymbols.h"
 #include "dialect/RowsReduction.h"
 #include "dialect/SubsetLowering.h"
+#include "lib/Support/Format.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
-#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -128,10 +128,10 @@ private:
   };
   LogicalResult tooDeep() {
     return fail(fmt("nested deeper than {0} levels (parentheses, calls, "
-                        "indices, '?:' and unary operators count); name a "
-                        "part with a local binding `x = ...;` or a "
-                        "sub-formula",
-                        kMaxNesting));
+                    "indices, '?:' and unary operators count); name a "
+                    "part with a local binding `x = ...;` or a "
+                    "sub-formula",
+                    kMaxNesting));
   }
 
   // Grammar, loosest first.
@@ -203,11 +203,11 @@ LogicalResult FormulaParser::run(Block *body, Type want) {
     return failure();
   if (value->getType() != want)
     return fail(fmt("the value is {0}; {1}",
-                        value->getType() == i1 ? "i1" : "i32",
-                        isa<RequireOp>(owner) ? "a rule's is a condition (i1)"
-                        : want == i1          ? "the field declares i1"
-                                     : "the field declares i32 (add ': "
-                                       "i1' for a flag)"));
+                    value->getType() == i1 ? "i1" : "i32",
+                    isa<RequireOp>(owner) ? "a rule's is a condition (i1)"
+                    : want == i1          ? "the field declares i1"
+                                          : "the field declares i32 (add ': "
+                                            "i1' for a flag)"));
   SmallVector<Value> row{*value};
   llvm::append_range(row, rowRest);
   for (Value v : rowRest)
@@ -256,18 +256,17 @@ FailureOr<Value> FormulaParser::inlineCall(FormulaParser &outer,
     std::string cycle;
     for (StringRef name : outer.chain)
       cycle += ("@" + name + " -> ").str();
-    return outer.fail(fmt("{0}@{1}: a sub-formula cannot call itself",
-                              cycle, def.getSymName()));
+    return outer.fail(fmt("{0}@{1}: a sub-formula cannot call itself", cycle,
+                          def.getSymName()));
   }
   if (outer.depth >= kMaxDepth)
     return outer.fail(fmt("@{0} is called {1} deep: sub-formulas may "
-                              "nest {1} calls",
-                              def.getSymName(), kMaxDepth));
+                          "nest {1} calls",
+                          def.getSymName(), kMaxDepth));
   auto params = def.getParams().getAsValueRange<StringAttr>();
   if (size_t(llvm::size(params)) != args.size())
-    return outer.fail(fmt("@{0} takes {1} arguments, not {2}",
-                              def.getSymName(), llvm::size(params),
-                              args.size()));
+    return outer.fail(fmt("@{0} takes {1} arguments, not {2}", def.getSymName(),
+                          llvm::size(params), args.size()));
   FormulaParser inner(outer.owner, def.getText(), def.getTextLocAttr());
   inner.caller = at;
   inner.chain = outer.chain;
@@ -285,7 +284,7 @@ FailureOr<Value> FormulaParser::typed(FailureOr<Value> v, Type type,
                                       StringRef what) {
   if (succeeded(v) && v->getType() != type)
     return fail(fmt("{0} needs {1}", what,
-                        type == i1 ? "a condition (i1)" : "a number (i32)"));
+                    type == i1 ? "a condition (i1)" : "a number (i32)"));
   return v;
 }
 
@@ -378,13 +377,13 @@ FailureOr<Value> FormulaParser::comparison() {
       pos = opAt; // the error's column: the operator's
     if (lhs->getType() != rhs->getType())
       return fail(fmt("'{0}' compares two numbers{1}; this compares a "
-                          "condition with a number (int(c) is a condition's "
-                          "1 or 0)",
-                          tok, equality ? " or two conditions" : ""));
+                      "condition with a number (int(c) is a condition's "
+                      "1 or 0)",
+                      tok, equality ? " or two conditions" : ""));
     if (lhs->getType() == i1 && !equality)
       return fail(fmt("'{0}' orders numbers; conditions compare with == "
-                          "and !=",
-                          tok));
+                      "and !=",
+                      tok));
     return arith::CmpIOp::create(b, locAt(opAt), pred, *lhs, *rhs)
         .getResult();
   }
@@ -499,8 +498,7 @@ FailureOr<Operation *> FormulaParser::symbol(StringRef id) {
   if (!def)
     pos = nameStart; // the error's column: where the name starts
   if (!def)
-    return fail(
-        fmt("'{0}' names no local, point or symbol of the spec", id));
+    return fail(fmt("'{0}' names no local, point or symbol of the spec", id));
   return def;
 }
 
@@ -530,12 +528,11 @@ static std::string kindOf(Operation *def) {
 
 std::string FormulaParser::ownerText() const {
   if (auto field = dyn_cast<FieldOp>(owner))
-    return fmt("field @{0} is {1}", field.getSymName(),
-                   kindOf(field));
+    return fmt("field @{0} is {1}", field.getSymName(), kindOf(field));
   auto rule = cast<RequireOp>(owner);
   return fmt("rule '{0}' is checked {1}", rule.getRule(),
-                 rule.getDomain() == Domain::seq ? "per sequence"
-                                                 : "once for the batch");
+             rule.getDomain() == Domain::seq ? "per sequence"
+                                             : "once for the batch");
 }
 
 LogicalResult FormulaParser::checkPoint(StringRef id,
@@ -546,8 +543,8 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
   if (Operation *clash = lookupSymbol(owner->getParentOfType<SpecOp>(),
                                       b.getStringAttr(id)))
     return fail(fmt("'{0}' is {1} here, and the spec also names {2} "
-                        "@{0}: write @{0} for the symbol, or rename it",
-                        id, builtin.meaning, kindOf(clash)));
+                    "@{0}: write @{0} for the symbol, or rename it",
+                    id, builtin.meaning, kindOf(clash)));
   Domain domain = Domain::scalar;
   bool hasCols = false, hasRatios = false, subset = false;
   if (auto field = dyn_cast<FieldOp>(owner)) {
@@ -560,8 +557,8 @@ LogicalResult FormulaParser::checkPoint(StringRef id,
     hasRatios = bool(rule.getRatiosAttr());
   }
   auto refuse = [&](StringRef why) {
-    return fail(fmt("'{0}' is {1}, {2}; {3}", id, builtin.meaning, why,
-                        ownerText()));
+    return fail(
+        fmt("'{0}' is {1}, {2}; {3}", id, builtin.meaning, why, ownerText()));
   };
   if (id == "i" && domain == Domain::scalar)
     return refuse("and a scalar is computed once for the batch");
@@ -591,37 +588,37 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
         return success();
       if (field.getDomain() != Domain::seq)
         return fail(fmt("{0}({1}, column) reduces one column over the "
-                            "sequences; '{1}' is not a 'seq' field: "
-                            "{0}({1})",
-                            fn, id));
+                        "sequences; '{1}' is not a 'seq' field: "
+                        "{0}({1})",
+                        fn, id));
       return fail(fmt("{0}({1}, column) reduces one column over the "
-                          "sequences; '{1}' has one value a sequence: "
-                          "{0}({1})",
-                          fn, id));
+                      "sequences; '{1}' has one value a sequence: "
+                      "{0}({1})",
+                      fn, id));
     }
     if (auto in = dyn_cast<InputOp>(def); in && !isa<ListType>(in.getType()))
       return fail(fmt("{0}() reduces a field; '{1}' is an input: define "
-                          "`imeta.field @x seq = \"{1}\"` and reduce that, "
-                          "{0}(x)",
-                          fn, id));
+                      "`imeta.field @x seq = \"{1}\"` and reduce that, "
+                      "{0}(x)",
+                      fn, id));
     if (isa<PrefixSumOp>(def))
       return fail(fmt("{0}() reduces a field; '{1}' is a prefix sum: "
-                          "reduce its source field, or read total({1})",
-                          fn, id));
-    return fail(fmt("{0}() reduces a field; '{1}' is {2}", fn, id,
-                        kindOf(def)));
+                      "reduce its source field, or read total({1})",
+                      fn, id));
+    return fail(
+        fmt("{0}() reduces a field; '{1}' is {2}", fn, id, kindOf(def)));
   }
   if (fn == "total") {
     if (isa<PrefixSumOp>(def))
       return success();
     if (isa<FieldOp>(def))
       return fail(fmt("total() reads a prefix sum; '{0}' is a field: "
-                          "sum it with sum_of({0}), or define "
-                          "`imeta.prefix_sum @cu = @{0} : "
-                          "!imeta.prefix<exclusive>` and read total(cu)",
-                          id));
-    return fail(fmt("total() reads a prefix sum; '{0}' is {1}", id,
-                        kindOf(def)));
+                      "sum it with sum_of({0}), or define "
+                      "`imeta.prefix_sum @cu = @{0} : "
+                      "!imeta.prefix<exclusive>` and read total(cu)",
+                      id));
+    return fail(
+        fmt("total() reads a prefix sum; '{0}' is {1}", id, kindOf(def)));
   }
   if (fn == "len") {
     auto in = dyn_cast<InputOp>(def);
@@ -630,19 +627,18 @@ LogicalResult FormulaParser::checkSymbolFunction(StringRef fn, StringRef id,
         (cfg && isa<ListType>(cfg.getType())))
       return success();
     return fail(fmt("len() is the length of a list input or config "
-                        "list; '{0}' is {1}",
-                        id, kindOf(def)));
+                    "list; '{0}' is {1}",
+                    id, kindOf(def)));
   }
   // ratio_min, ratio_count
   if (isa<AxisOp>(def) && fn == "ratio_min")
     return fail(fmt("ratio_min() reads a ratio set; '{0}' is an axis, "
-                        "whose least index is 0",
-                        id));
+                    "whose least index is 0",
+                    id));
   if (isBucketSet(def))
     return success();
   return fail(fmt("{0}() reads a ratio set{1}; '{2}' is {3}", fn,
-                      fn == "ratio_count" ? " or an axis" : "", id,
-                      kindOf(def)));
+                  fn == "ratio_count" ? " or an axis" : "", id, kindOf(def)));
 }
 
 FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
@@ -677,8 +673,8 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   auto checked = [&](Type t) -> FailureOr<Type> {
     if (t != i32 && t != i1)
       return fail(fmt("'{0}' is {1}; compact formulas compute in i32 "
-                          "and i1 (write this formula in SSA form)",
-                          id, t));
+                      "and i1 (write this formula in SSA form)",
+                      id, t));
     return t;
   };
   if (auto cfg = dyn_cast<ConfigOp>(*def)) {
@@ -690,8 +686,8 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   if (auto in = dyn_cast<InputOp>(*def)) {
     if (isa<ListType>(in.getType()))
       return fail(fmt("'{0}' is a list: read it as {0}[index] or "
-                          "len({0})",
-                          id));
+                      "len({0})",
+                      id));
     FailureOr<Type> t = checked(in.getType());
     if (failed(t))
       return failure();
@@ -705,8 +701,8 @@ FailureOr<Value> FormulaParser::name(StringRef id, bool symbolOnly) {
   }
   if (isa<PrefixSumOp>(*def))
     return fail(fmt("'{0}' is a prefix sum: read it as {0}[index] or "
-                        "total({0})",
-                        id));
+                    "total({0})",
+                    id));
   return fail(fmt("'{0}' cannot be read as a value", id));
 }
 
@@ -738,8 +734,8 @@ FailureOr<Value> FormulaParser::indexed(StringRef id) {
   if (auto cfg = dyn_cast<ConfigOp>(*def); cfg && isa<ListType>(cfg.getType()))
     return ConfigAtOp::create(b, at, i32, sym, *index).getResult();
   return fail(fmt("'{0}[...]' reads a list input, a config list or a "
-                      "prefix sum; '{0}' is none of them",
-                      id));
+                  "prefix sum; '{0}' is none of them",
+                  id));
 }
 
 /// `count(list, lo, hi, vlo, vhi)`: imeta.count.
@@ -846,8 +842,8 @@ FailureOr<Value> FormulaParser::previous(Location at) {
     auto other = dyn_cast_or_null<FieldOp>(def);
     if (!other)
       return failAt(callAt, fmt("prev({0}) reads a field at the previous "
-                                    "sequence; '{0}' is {1}",
-                                    id, def ? kindOf(def) : "no symbol"));
+                                "sequence; '{0}' is {1}",
+                                id, def ? kindOf(def) : "no symbol"));
     if (failed(expect(")")))
       return failure();
     if (other == field && !ownFold)
@@ -919,12 +915,11 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
       column = *c;
     }
     if (id.empty() || !accept(")"))
-      return failAt(callAt,
-                    perColumn
-                        ? fmt("{0}() takes one name, or a name and a "
-                                  "column",
-                                  fn)
-                        : fmt("{0}() takes one name", fn));
+      return failAt(callAt, perColumn
+                                ? fmt("{0}() takes one name, or a name and a "
+                                      "column",
+                                      fn)
+                                : fmt("{0}() takes one name", fn));
     nameStart = argStart; // the column of an error about the name
     FailureOr<Operation *> def = symbol(id);
     if (failed(def))
@@ -970,8 +965,7 @@ FailureOr<Value> FormulaParser::call(StringRef fn) {
   auto arity = [&](unsigned n) -> LogicalResult {
     if (args.size() == n)
       return success();
-    return fail(
-        fmt("{0}() takes {1} arguments, not {2}", fn, n, args.size()));
+    return fail(fmt("{0}() takes {1} arguments, not {2}", fn, n, args.size()));
   };
   if (fn == "min" || fn == "max" || fn == "floordiv" || fn == "ceildiv") {
     if (failed(arity(2)))

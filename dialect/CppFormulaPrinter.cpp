@@ -1,9 +1,9 @@
 //===- CppFormulaPrinter.cpp - what every op's C++ shares ---------------===//
 
 #include "dialect/CppFormulaPrinter.h"
+#include "lib/Support/Format.h"
 
 #include "mlir/IR/SymbolTable.h"
-#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -20,6 +20,5 @@ void CppFormulaPrinter::checkFits(Operation *op, const std::string &name) {
 
 std::string CppFormulaPrinter::hostValue(Operation *def,
                                          const std::string &index) {
-  return fmt("c.h_{0}[{1}]", SymbolTable::getSymbolName(def).getValue(),
-                 index);
+  return fmt("c.h_{0}[{1}]", SymbolTable::getSymbolName(def).getValue(), index);
 }

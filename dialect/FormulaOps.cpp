@@ -376,8 +376,8 @@ LogicalResult GetInputOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this, fmt("r_span(c.in_{0}, N)", getInput()));
 }
 LogicalResult LengthOp::inferRange(RangeRuleBuilder &r) {
-  return r.leaf(*this, fmt("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)",
-                               getInput()));
+  return r.leaf(*this,
+                fmt("r_lengths(c.in_{0}_begin, c.in_{0}_end, N)", getInput()));
 }
 LogicalResult LoadOp::inferRange(RangeRuleBuilder &r) {
   // A list with a declared bound: its check found the range, or its table
@@ -386,10 +386,9 @@ LogicalResult LoadOp::inferRange(RangeRuleBuilder &r) {
 }
 LogicalResult CountOp::inferRange(RangeRuleBuilder &r) {
   // At most hi - lo elements, at least none.
-  return r.leaf(*this,
-                fmt("r_join(r_exact(0), r_max(r_sub({0}, {1}), "
-                        "r_exact(0)))",
-                        r.operand(*this, 1), r.operand(*this, 0)));
+  return r.leaf(*this, fmt("r_join(r_exact(0), r_max(r_sub({0}, {1}), "
+                           "r_exact(0)))",
+                           r.operand(*this, 1), r.operand(*this, 0)));
 }
 LogicalResult ConfigAtOp::inferRange(RangeRuleBuilder &r) {
   return r.leaf(*this, fmt("r_span(c.cfgl_{0}, c.cfgn_{0})", getParam()));
@@ -422,9 +421,8 @@ LogicalResult ReduceOp::inferRange(RangeRuleBuilder &r) {
   // (A column's sum: N of the values.)
   std::string count = getColumn() ? "N" : valuesPerBucket(field, "N");
   if (getKind() == Reduction::sum)
-    return r.leaf(*this,
-                  fmt("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
-                          values, count));
+    return r.leaf(*this, fmt("r_join(r_exact(0), r_mul({0}, Range{{0, {1}}))",
+                             values, count));
   return r.leaf(*this, fmt("r_join(r_exact(0), {0})", values));
 }
 LogicalResult ReduceRowsOp::inferRange(RangeRuleBuilder &r) {
@@ -434,15 +432,15 @@ LogicalResult ReduceRowsOp::inferRange(RangeRuleBuilder &r) {
   Block &body = getBody().front();
   r.defineValue(body.getArgument(0),
                 fmt("r_join(r_exact(0), r_max(r_add({0}, r_exact(-1)), "
-                        "r_exact(0)))",
-                        count));
+                    "r_exact(0)))",
+                    count));
   SmallVector<std::string, 1> yielded;
   if (failed(r.runBlock(body, yielded)))
     return failure();
   if (getKind() == Reduction::sum)
     r.define(*this, fmt("r_join(r_exact(0), r_mul({0}, r_join("
-                            "r_exact(0), {1})))",
-                            yielded.front(), count));
+                        "r_exact(0), {1})))",
+                        yielded.front(), count));
   else
     r.define(*this, fmt("r_join(r_exact(0), {0})", yielded.front()));
   return success();
@@ -450,12 +448,10 @@ LogicalResult ReduceRowsOp::inferRange(RangeRuleBuilder &r) {
 
 LogicalResult RatioMinOp::inferRange(RangeRuleBuilder &r) {
   unsigned id = r.setId(getSetAttr());
-  return r.leaf(*this,
-                fmt("r_exact(c.num_set[{0}] ? c.set[{0}][0] : 0)", id));
+  return r.leaf(*this, fmt("r_exact(c.num_set[{0}] ? c.set[{0}][0] : 0)", id));
 }
 LogicalResult RatioCountOp::inferRange(RangeRuleBuilder &r) {
-  return r.leaf(*this,
-                fmt("r_exact(c.num_set[{0}])", r.setId(getSetAttr())));
+  return r.leaf(*this, fmt("r_exact(c.num_set[{0}])", r.setId(getSetAttr())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -485,8 +481,7 @@ LogicalResult PrevOp::emitCpp(CppFormulaPrinter &p) {
     std::string at = p.hostValue(
         field, p.bucketIndex(field.getRatiosAttr()) + " * " + p.numSeqs() +
                    " + (" + i + " - 1)");
-    return p.alias(*this, fmt("({0} > 0 ? int64_t({1}) : int64_t(0))", i,
-                                  at));
+    return p.alias(*this, fmt("({0} > 0 ? int64_t({1}) : int64_t(0))", i, at));
   }
   std::string v = p.previous(getColumn());
   if (v.empty())
@@ -508,7 +503,7 @@ LogicalResult GetInputOp::emitCpp(CppFormulaPrinter &p) {
 }
 LogicalResult LengthOp::emitCpp(CppFormulaPrinter &p) {
   return p.alias(*this, fmt("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]",
-                                getInput(), p.seq()));
+                            getInput(), p.seq()));
 }
 
 /// The current sequence's elements of list `name` and their count.
@@ -524,19 +519,18 @@ LogicalResult CountOp::emitCpp(CppFormulaPrinter &p) {
   auto [base, length] = listSpan(p, getInput());
   std::string lo = p.operand(*this, 0), hi = p.operand(*this, 1);
   p.line(fmt("if ({1} > {0} && {0} < 0) {2}", lo, hi,
-                 p.fail("kOutOfRange", *this, lo, length)));
+             p.fail("kOutOfRange", *this, lo, length)));
   p.line(fmt("if ({1} > {0} && {1} > {2}) {3}", lo, hi, length,
-                 p.fail("kOutOfRange", *this, hi + " - 1", length)));
-  return p.alias(*this, fmt("imeta_count_in({0}, {1}, {2}, {3}, {4})", base,
-                                lo, hi, p.operand(*this, 2),
-                                p.operand(*this, 3)));
+             p.fail("kOutOfRange", *this, hi + " - 1", length)));
+  return p.alias(*this, fmt("imeta_count_in({0}, {1}, {2}, {3}, {4})", base, lo,
+                            hi, p.operand(*this, 2), p.operand(*this, 3)));
 }
 
 LogicalResult ConfigAtOp::emitCpp(CppFormulaPrinter &p) {
   std::string idx = p.operand(*this, 0);
   std::string length = ("c.cfgn_" + getParam()).str();
   p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
-                 p.fail("kOutOfRange", *this, idx, length)));
+             p.fail("kOutOfRange", *this, idx, length)));
   return p.alias(*this, fmt("int64_t(c.cfgl_{0}[{1}])", getParam(), idx));
 }
 
@@ -552,23 +546,21 @@ LogicalResult LoadOp::emitCpp(CppFormulaPrinter &p) {
     if (p.rangeChecked(*this))
       return p.alias(*this, fmt("imeta_ldg(lb_{0}, {1})", list, idx));
     std::string in = p.fresh();
-    p.line(fmt("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx,
-                   list));
+    p.line(fmt("const bool {0} = imeta_in_list({1}, ll_{2});", in, idx, list));
     p.line(fmt("if (!{0}) {1}", in,
-                   p.fail("kOutOfRange", *this, idx, "ll_" + list.str())));
+               p.fail("kOutOfRange", *this, idx, "ll_" + list.str())));
     // A deferred failure goes on past this point: read nothing.
-    return p.alias(*this,
-                   p.deferFailures().empty()
-                       ? fmt("imeta_ldg(lb_{0}, {1})", list, idx)
-                       : fmt("{0} ? imeta_ldg(lb_{1}, {2}) : 0", in, list,
-                                 idx));
+    return p.alias(
+        *this, p.deferFailures().empty()
+                   ? fmt("imeta_ldg(lb_{0}, {1})", list, idx)
+                   : fmt("{0} ? imeta_ldg(lb_{1}, {2}) : 0", in, list, idx));
   }
   std::string length =
       fmt("c.in_{0}_end[{1}] - c.in_{0}_begin[{1}]", list, p.seq());
   p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", idx, length,
-                 p.fail("kOutOfRange", *this, idx, length)));
+             p.fail("kOutOfRange", *this, idx, length)));
   return p.alias(*this, fmt("int64_t(c.in_{0}[c.in_{0}_begin[{1}] + {2}])",
-                                list, p.seq(), idx));
+                            list, p.seq(), idx));
 }
 
 LogicalResult GetOp::emitCpp(CppFormulaPrinter &p) {
@@ -614,9 +606,9 @@ static std::string sumEntry(CppFormulaPrinter &p, Operation *op,
   std::string w = valuesPerPoint(source), cols = bucketColumns(p, source);
   std::string col = p.operand(op, op->getNumOperands() - 1);
   p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", col, cols,
-                 p.fail("kColumnOutOfRange", op, col, cols)));
-  return p.hostValue(
-      sum, fmt("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
+             p.fail("kColumnOutOfRange", op, col, cols)));
+  return p.hostValue(sum,
+                     fmt("({0} * {1} + {2}) * {3} + {4}", b, len, idx, w, col));
 }
 
 LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
@@ -624,7 +616,7 @@ LogicalResult PrefixAtOp::emitCpp(CppFormulaPrinter &p) {
   std::string len = sumLength(p, sum);
   std::string idx = p.operand(*this, 0);
   p.line(fmt("if ({0} < 0 || {0} >= {1}) {2}", idx, len,
-                 p.fail("kOutOfRange", *this, idx, len)));
+             p.fail("kOutOfRange", *this, idx, len)));
   std::string b = p.bucketIndex(getRatios(sum));
   return p.alias(*this, sumEntry(p, *this, sum, b, idx, getColumn()));
 }
@@ -635,7 +627,7 @@ LogicalResult PrefixTotalOp::emitCpp(CppFormulaPrinter &p) {
   std::string b = p.bucketIndex(getRatios(sum));
   std::string last = fmt("{0} - 1", len);
   return p.alias(*this, fmt("({0} > 0 ? {1} : 0)", len,
-                                sumEntry(p, *this, sum, b, last, getColumn())));
+                            sumEntry(p, *this, sum, b, last, getColumn())));
 }
 
 /// The statement folding value `k` (`v`) of a reduction into `acc`.
@@ -645,7 +637,7 @@ static std::string accumulateLine(CppFormulaPrinter &p, Operation *op,
   switch (kind) {
   case Reduction::sum:
     return fmt("if (imeta_add_overflow({0}, {1}, &{0})) {2}", acc, v,
-                   p.fail("kOverflow64", op, "0"));
+               p.fail("kOverflow64", op, "0"));
   case Reduction::max:
     return fmt("{0} = {1} == 0 || {2} > {0} ? {2} : {0};", acc, k, v);
   case Reduction::min:
@@ -671,12 +663,12 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
   if (getColumn()) {
     // Column `col` of each sequence's values.
     std::string col = p.operand(*this, 0);
-    p.line(fmt("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}", points,
-                   col, cols, p.fail("kColumnOutOfRange", *this, col, cols)));
+    p.line(fmt("if ({0} > 0 && ({1} < 0 || {1} >= {2})) {3}", points, col, cols,
+               p.fail("kColumnOutOfRange", *this, col, cols)));
     p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, points));
     p.line(fmt("const int64_t {0} = {1};", v,
-                   p.hostValue(field, fmt("{0} * {1} + {2} * {3} + {4}",
-                                              b, count, k, w, col))));
+               p.hostValue(field, fmt("{0} * {1} + {2} * {3} + {4}", b, count,
+                                      k, w, col))));
     p.line(accumulateLine(p, *this, getKind(), acc, k, v));
     p.close();
   } else if (field.getCols()) {
@@ -685,18 +677,17 @@ LogicalResult ReduceOp::emitCpp(CppFormulaPrinter &p) {
     std::string i = p.fresh(), c = p.fresh();
     p.line(fmt("int64_t {0} = 0;", k));
     p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", i, points));
-    p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0}, ++{2})", c, cols,
-                   k));
+    p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0}, ++{2})", c, cols, k));
     p.line(fmt("const int64_t {0} = {1};", v,
-                   p.hostValue(field, fmt("{0} * {1} + {2} * {3} + {4}",
-                                              b, count, i, w, c))));
+               p.hostValue(field, fmt("{0} * {1} + {2} * {3} + {4}", b, count,
+                                      i, w, c))));
     p.line(accumulateLine(p, *this, getKind(), acc, k, v));
     p.close();
     p.close();
   } else {
     p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", k, count));
     p.line(fmt("const int64_t {0} = {1};", v,
-                   p.hostValue(field, b + " * " + count + " + " + k)));
+               p.hostValue(field, b + " * " + count + " + " + k)));
     p.line(accumulateLine(p, *this, getKind(), acc, k, v));
     p.close();
   }
@@ -717,12 +708,12 @@ static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
   std::string acc = p.fresh(), any = p.fresh(), bad = p.fresh(),
               r = p.fresh(), v = p.fresh();
   p.line(fmt("int64_t {0} = 0, {1} = INT64_MAX;  // a part; its failing "
-                 "row",
-                 acc, bad));
+             "row",
+             acc, bad));
   p.line(fmt("bool {0} = false;", any));
   p.open(fmt("for (int64_t {0} = {1}.id(); {0} < {2}; {0} += "
-                 "{1}.count())",
-                 r, lanes, p.operand(fold, 0)));
+             "{1}.count())",
+             r, lanes, p.operand(fold, 0)));
   p.line(fmt("int64_t {0} = 0;", v));
   const std::string rowFn = p.fresh();
   p.open("auto " + rowFn + " = [&]() -> bool", ";");
@@ -749,8 +740,8 @@ static LogicalResult emitLaneFold(ReduceRowsOp fold, CppFormulaPrinter &p,
   p.close();
   if (failed(done))
     return failure();
-  p.line(fmt("if (!{0}.fold_rows({1}, {2}, tr, {3}, {4})) return false;",
-                 lanes, int(fold.getKind()), bad, acc, any));
+  p.line(fmt("if (!{0}.fold_rows({1}, {2}, tr, {3}, {4})) return false;", lanes,
+             int(fold.getKind()), bad, acc, any));
   p.bind(fold.getResult(), acc);
   p.checkFits(fold, acc);
   return success();
@@ -766,8 +757,8 @@ LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
   Block &body = getBody().front();
   std::string acc = p.fresh(), r = p.fresh();
   p.line(fmt("int64_t {0} = 0;", acc));
-  p.open(fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", r,
-                 p.operand(*this, 0)));
+  p.open(
+      fmt("for (int64_t {0} = 0; {0} < {1}; ++{0})", r, p.operand(*this, 0)));
   p.bind(body.getArgument(0), r);
   SmallVector<std::string, 1> yielded;
   LogicalResult done = p.runBlock(body, yielded);
@@ -782,13 +773,12 @@ LogicalResult ReduceRowsOp::emitCpp(CppFormulaPrinter &p) {
 }
 LogicalResult RatioMinOp::emitCpp(CppFormulaPrinter &p) {
   unsigned id = p.setId(getSetAttr());
-  p.line(fmt("if (c.num_set[{0}] == 0) {1}", id,
-                 p.fail("kEmptySet", *this, "0")));
+  p.line(
+      fmt("if (c.num_set[{0}] == 0) {1}", id, p.fail("kEmptySet", *this, "0")));
   return p.alias(*this, fmt("int64_t(c.set[{0}][0])", id));
 }
 LogicalResult RatioCountOp::emitCpp(CppFormulaPrinter &p) {
-  return p.alias(*this, fmt("int64_t(c.num_set[{0}])",
-                                p.setId(getSetAttr())));
+  return p.alias(*this, fmt("int64_t(c.num_set[{0}])", p.setId(getSetAttr())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -841,8 +831,8 @@ LogicalResult CheckIndexOp::evaluate(FormulaInterpreter &in) {
 }
 LogicalResult CheckIndexOp::inferRange(RangeRuleBuilder &r) {
   r.define(*this, fmt("r_max(r_min({0}, r_add({1}, r_exact(-1))), "
-                          "r_exact(0))",
-                          r.operand(*this, 0), r.operand(*this, 1)));
+                      "r_exact(0))",
+                      r.operand(*this, 0), r.operand(*this, 1)));
   return success();
 }
 LogicalResult CheckIndexOp::emitCpp(CppFormulaPrinter &p) {
@@ -858,7 +848,7 @@ LogicalResult CheckIndexOp::emitCpp(CppFormulaPrinter &p) {
   }
   std::string safe = p.fresh();
   p.line(fmt("[[maybe_unused]] const {0} {1} = ({2} ? {3} : 0);",
-                 p.valueType(getResult()), safe, in, idx));
+             p.valueType(getResult()), safe, in, idx));
   p.bind(getResult(), safe);
   return success();
 }
@@ -870,16 +860,16 @@ LogicalResult ClampOp::evaluate(FormulaInterpreter &in) {
 }
 LogicalResult ClampOp::inferRange(RangeRuleBuilder &r) {
   r.define(*this, fmt("r_min(r_max({0}, {1}), {2})", r.operand(*this, 0),
-                          r.operand(*this, 1), r.operand(*this, 2)));
+                      r.operand(*this, 1), r.operand(*this, 2)));
   return success();
 }
 LogicalResult ClampOp::emitCpp(CppFormulaPrinter &p) {
   std::string atLeast = p.fresh();
   p.line(fmt("const {0} {1} = ({2} < {3} ? {3} : {2});",
-                 p.valueType(getResult()), atLeast, p.operand(*this, 0),
-                 p.operand(*this, 1)));
-  return p.alias(*this, fmt("({0} > {1} ? {1} : {0})", atLeast,
-                                p.operand(*this, 2)));
+             p.valueType(getResult()), atLeast, p.operand(*this, 0),
+             p.operand(*this, 1)));
+  return p.alias(*this,
+                 fmt("({0} > {1} ? {1} : {0})", atLeast, p.operand(*this, 2)));
 }
 
 //===----------------------------------------------------------------------===//

@@ -112,4 +112,8 @@ void BM_AsyncDevicePackHost(benchmark::State &state) {
 
 } // namespace
 
-BENCHMARK(BM_AsyncDevicePackHost)->Arg(64)->Arg(256)->Arg(1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_AsyncDevicePackHost)
+    ->Arg(64)
+    ->Arg(256)
+    ->Arg(1024)
+    ->Unit(benchmark::kMicrosecond);

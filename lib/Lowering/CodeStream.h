@@ -4,6 +4,7 @@
 #define IMETA_LOWERING_CODESTREAM_H
 
 #include "lib/Support/Format.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>

@@ -13,8 +13,8 @@
 #include "lib/Analysis/ColumnInvariants.h"
 #include "lib/Analysis/ColumnSplit.h"
 #include "lib/Analysis/ColumnTrend.h"
-#include "lib/Lowering/EmitFill.h"
 #include "lib/Analysis/MonotoneLoads.h"
+#include "lib/Lowering/EmitFill.h"
 #include "lib/Support/Format.h"
 
 using namespace mlir;
@@ -56,9 +56,9 @@ static void hoistColumnInvariants(CodeStream &cs, EmitterState &st,
     // Unused where a remainder takes its quotient from a division by an
     // equal divisor read twice.
     cs.line("const imeta_divider {0} = {1};  (void){0};", name,
-            fromContext.empty() ? fmt("imeta_make_divider({0})",
-                                          scope.hoisted.lookup(divisor))
-                                : fromContext);
+            fromContext.empty()
+                ? fmt("imeta_make_divider({0})", scope.hoisted.lookup(divisor))
+                : fromContext);
     scope.dividers[divisor] = name;
   }
 }
@@ -170,8 +170,8 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     for (auto [k, op] : llvm::enumerate(divisions)) {
       std::string dv = dividerOf(st, scope, op->getOperand(1));
       std::string test = fmt("uint32_t({0}) <= {2}.limit && uint32_t("
-                                 "{1}) <= {2}.limit",
-                                 lo[k], hi[k], dv);
+                             "{1}) <= {2}.limit",
+                             lo[k], hi[k], dv);
       if (!llvm::is_contained(tests, test))
         tests.push_back(test);
       exact.insert(op);
@@ -296,7 +296,7 @@ std::string FillEmitter::liveColumns(FieldOp field, const FormulaScope &scope) {
   if (!live.getRatiosAttr())
     return "hs_" + live.getSymName().str();
   return fmt("c.h_{0}[{1} * c.num_seqs + i]", *field.getLive(),
-                 bucketIndex(st, scope, live.getRatiosAttr()));
+             bucketIndex(st, scope, live.getRatiosAttr()));
 }
 
 /// The shape of a `cols` field's walk: on the GPU a warp takes a tile of
@@ -371,8 +371,8 @@ LogicalResult FillEmitter::emitRowValues(CodeStream &cs, CodeStream &rowCs,
     L.commentFormula(rowCs, dep);
     // A bucket the reader's ratio has no counterpart in (-1) is never
     // read.
-    CodeStream::Scope guard(rowCs, set ? fmt("if ({0} >= 0)", bv)
-                                       : std::string(""));
+    CodeStream::Scope guard(rowCs,
+                            set ? fmt("if ({0} >= 0)", bv) : std::string(""));
     if (set) {
       // Its own name: the enclosing loop's bucket has its `n`.
       depScope.ratio = "n_" + bv;
@@ -447,8 +447,7 @@ static LogicalResult emitSplitSteps(CodeStream &cs, EmitterState &st,
       return failure();
   }
   {
-    CodeStream::Scope noneBelow(cs,
-                                fmt("else if (c0 >= {0})", bound));
+    CodeStream::Scope noneBelow(cs, fmt("else if (c0 >= {0})", bound));
     if (failed(
             emitStepValues(cs, st, d, /*clamp=*/true, false, StepQuotients())))
       return failure();
@@ -595,10 +594,9 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
             load.getInput(), st.site(load), scope.ownerId,
             failRatioArgs(st, scope));
   }
-  std::string target =
-      out ? fmt("c.o_{0} + {1} * c.o_{0}_stride + r * width", out->name,
-                    field.getRatiosAttr() ? "b" : "0")
-          : "nullptr";
+  std::string target = out ? fmt("c.o_{0} + {1} * c.o_{0}_stride + r * width",
+                                 out->name, field.getRatiosAttr() ? "b" : "0")
+                           : "nullptr";
   d.elem = out ? elemType(out->isBool) : "int32_t";
   cs.line("{0} *const row_out = {1};  (void)row_out;", d.elem, target);
   cs.line("#ifdef __CUDA_ARCH__");

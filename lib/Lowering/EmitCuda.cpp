@@ -289,8 +289,8 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// failed, so no i32 value of the batch leaves i32.");
   {
     CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
-                                    "{0}_kernel(const {1} *__restrict__ pc)",
-                                    p, ctx));
+                                "{0}_kernel(const {1} *__restrict__ pc)",
+                                p, ctx));
     // The context into shared memory, all of it in one round trip: read
     // in place, each field would cost a dependent global load where the
     // fill first needs it (the compiler does not hoist them).
@@ -344,8 +344,7 @@ void CudaEmitter::emitResidentThreads(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// (asked once per process; registers bound it, so it holds as "
           "many in smaller blocks).");
   {
-    CodeStream::Scope f(
-        cu, fmt("static int64_t {0}_resident_threads()", p));
+    CodeStream::Scope f(cu, fmt("static int64_t {0}_resident_threads()", p));
     {
       CodeStream::Scope init(cu, "static const int64_t n = []", "();");
       cu.line("int64_t blocks = 0;");
@@ -373,11 +372,11 @@ void CudaEmitter::emitStageImpl(CodeStream &cu, const PathPlan &plan,
   {
     bool resolving = plan.path->hasAttr(kResolvedByAttr);
     CodeStream::Scope f(cu, fmt("static Status {0}_stage_impl(GpuStaging "
-                                    "&s, const Config &config, const "
-                                    "Sequences &{2}, {1} &out, cudaStream_t "
-                                    "stream, FillMode mode, bool copy)",
-                                    p, L.buffersName(plan),
-                                    resolving ? "given" : "seqs"));
+                                "&s, const Config &config, const "
+                                "Sequences &{2}, {1} &out, cudaStream_t "
+                                "stream, FillMode mode, bool copy)",
+                                p, L.buffersName(plan),
+                                resolving ? "given" : "seqs"));
     if (resolving) {
       // The first stage on the host (the state too, for now), then the
       // path's stage on the resolved batch.
@@ -535,8 +534,8 @@ void CudaEmitter::emitStageInputs(CodeStream &cu, const PathPlan &plan,
               "nullptr;",
               name);
       cu.line("dc.in_{0} = pk.reserve(size_t(total), values);", name);
-      CodeStream::Scope fill(cu, fmt("if (dc.in_{0}_begin && dc.in_{0})",
-                                         name));
+      CodeStream::Scope fill(cu,
+                             fmt("if (dc.in_{0}_begin && dc.in_{0})", name));
       cu.line("offs[0] = 0;");
       CodeStream::Scope each(cu, "for (int64_t i = 0; i < N; ++i)");
       cu.line("const int64_t len = H.c.in_{0}_end[i] - H.c.in_{0}_begin[i];",
@@ -626,8 +625,8 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
   cu.blank();
   {
     CodeStream::Scope f(cu, fmt("cudaError_t {0}_launch(const GpuStaging "
-                                    "&s, cudaStream_t stream)",
-                                    p));
+                                "&s, cudaStream_t stream)",
+                                p));
     // The shape the stage chose from max_seqs and the column widths: the
     // same at every step, so a captured launch stays valid.
     cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
@@ -642,8 +641,8 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
             p);
   {
     CodeStream::Scope f(cu, fmt("Status {0}_check(const GpuStaging &s, "
-                                    "cudaStream_t stream)",
-                                    p));
+                                "cudaStream_t stream)",
+                                p));
     cu.line("if (cudaError_t e = cudaStreamSynchronize(stream)) return "
             "cuda_fail(\"{0}: kernel\", e);",
             p);

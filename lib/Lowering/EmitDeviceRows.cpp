@@ -60,9 +60,9 @@ void CudaEmitter::emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan) {
           "order: it checks");
   cu.line("/// tables before any formula), read back; empty if none.");
   CodeStream::Scope f(cu, fmt("static std::string "
-                                  "{0}_device_rows_failure(const GpuStaging "
-                                  "&s, const ErrorRecord &e)",
-                                  p));
+                              "{0}_device_rows_failure(const GpuStaging "
+                              "&s, const ErrorRecord &e)",
+                              p));
   cu.line("const {0} &hc = *static_cast<const {0} *>(s.host);",
           L.ctxName(plan));
   cu.line("// The row bounds the stage packed, where the host staging "

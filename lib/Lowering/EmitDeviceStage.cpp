@@ -237,8 +237,8 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
     if (!in->isList())
       continue;
     CodeStream::Scope rows(cs, fmt("for (int64_t r = ln.id(); r < "
-                                       "c.slots_{0}; r += ln.count())",
-                                       slotOf(*in)));
+                                   "c.slots_{0}; r += ln.count())",
+                                   slotOf(*in)));
     cs.line("const int64_t *const o = c.st_{0}_offsets;", in->name);
     cs.line("const int64_t entries = o ? o[r + 1] - o[r] : c.st_{0}_lengths[r];",
             in->name);
@@ -303,8 +303,8 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
         cs.line("g_{0}[i] = v_{0};", name);
         if (auto min = in->op.getMin()) {
           CodeStream::Scope low(cs, fmt("if (read && s_{0} >= 0 && v_{0} "
-                                            "< {1})",
-                                            name, int64_t(*min)));
+                                        "< {1})",
+                                        name, int64_t(*min)));
           cs.line("ErrorRecord r = imeta_stage_record(i, v_{0});", name);
           cs.line("r.length = s_{0};", name);
           cs.line("ln.fail(imeta_stage_key({0}, i, {1}), r);", kInputStep,
@@ -421,11 +421,11 @@ void DeviceStageEmitter::emitTableChecks(CodeStream &cs,
     cs.line("ErrorRecord vr{};");
     {
       CodeStream::Scope k(cs, fmt("for (int64_t k = b + wl.id(); k < "
-                                      "c.in_{0}_end[i]; k += wl.count())",
-                                      name));
+                                  "c.in_{0}_end[i]; k += wl.count())",
+                                  name));
       cs.line("const int32_t v = c.in_{0}[k];", name);
       CodeStream::Scope b(cs, fmt("if (v < {0} || v >= c.tv_{1}_bound)",
-                                      int64_t(*in->op.getMin()), name));
+                                  int64_t(*in->op.getMin()), name));
       cs.line("bad = k - b;");
       cs.line("vr = imeta_stage_record(i, v);");
       cs.line("vr.row = bad;");
@@ -497,8 +497,8 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
   cs.line("template <class Lanes>");
   {
     CodeStream::Scope fn(cs, fmt("IMETA_HD void {0}_proof_leaves(const "
-                                     "{1} &c, Lanes &ln, Range *lv)",
-                                     path, ctx));
+                                 "{1} &c, Lanes &ln, Range *lv)",
+                                 path, ctx));
     cs.line("const int64_t N = c.num_seqs;");
     cs.line("(void)N, (void)ln;");
     if (leaves.empty())
@@ -515,8 +515,8 @@ LogicalResult DeviceStageEmitter::emitProof(CodeStream &cs,
   cs.line("template <class Lanes>");
   {
     CodeStream::Scope fn(cs, fmt("IMETA_HD bool {0}_proof_over(const {1} "
-                                     "&c, const Range *lv, Lanes &ln)",
-                                     path, ctx));
+                                 "&c, const Range *lv, Lanes &ln)",
+                                 path, ctx));
     cs.line("const int64_t N = c.num_seqs;");
     cs.line("(void)N, (void)ln, (void)lv;");
     cs.line("bool ok = true;");
@@ -539,8 +539,8 @@ DeviceStageEmitter::emitProofWithin(CodeStream &cs, const PathPlan &plan,
   cs.line("/// joins them; no range is reduced.");
   cs.line("template <class Lanes>");
   CodeStream::Scope fn(cs, fmt("IMETA_HD bool {0}_proof_within(const {1} "
-                                   "&c, Lanes &ln, const Range *box)",
-                                   path, L.ctxName(plan)));
+                               "&c, Lanes &ln, const Range *box)",
+                               path, L.ctxName(plan)));
   cs.line("const int64_t N = c.num_seqs;");
   cs.line("(void)N;");
   cs.line("bool in = true;");
@@ -577,8 +577,8 @@ void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
           "config has no box).");
   {
     CodeStream::Scope f(cs, fmt("inline bool {0}_same_config(const {1} "
-                                    "&a, const {1} &b)",
-                                    path, ctx));
+                                "&a, const {1} &b)",
+                                path, ctx));
     cs.line("return {0};", L.sameConfig("a", "b"));
   }
   cs.line("/// H's proof box for c's configuration, widened around a "
@@ -587,8 +587,8 @@ void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
           "where they");
   cs.line("/// do not prove (host only).");
   CodeStream::Scope f(cs, fmt("inline void {0}_widen_box({0}_host &H, "
-                                  "const {1} &c, const Range *seen)",
-                                  path, ctx));
+                              "const {1} &c, const Range *seen)",
+                              path, ctx));
   cs.line("if (!k{0}ProofBoxes) return;", P);
   cs.line("const bool same = H.box_ok && {0}_same_config(H.box_for, c);",
           path);
@@ -612,9 +612,7 @@ void DeviceStageEmitter::emitBoxHelpers(CodeStream &cs,
 
 void DeviceStageEmitter::openBuckets(CodeStream &cs, FlatSymbolRefAttr set,
                                      std::optional<CodeStream::Scope> &loop) {
-  loop.emplace(
-      cs,
-      fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
+  loop.emplace(cs, fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
   if (set)
     cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
 }
@@ -658,8 +656,7 @@ void DeviceStageEmitter::emitWritableArrays(CodeStream &cs,
               width == "1" ? buckets : width + " * " + buckets);
       members.push_back({elem, "sv_" + name});
     } else {
-      members.push_back({elem, fmt("const_cast<{0} *>(c.h_{1})", elem,
-                                       name)});
+      members.push_back({elem, fmt("const_cast<{0} *>(c.h_{1})", elem, name)});
     }
     members.back().first += " *h_" + name;
   }
@@ -780,8 +777,7 @@ LogicalResult DeviceStageEmitter::emitRule(CodeStream &cs, RequireOp rule,
     cs.line("holds = {0};", results[0]);
     cs.line("return true;");
   }
-  std::string key = fmt("imeta_stage_key({0}, b, {1})", id,
-                            perSeq ? "i" : "0");
+  std::string key = fmt("imeta_stage_key({0}, b, {1})", id, perSeq ? "i" : "0");
   cs.line("if (!check()) {{ {1}({0}, tr); return; }", key, failOf());
   if (bounds.empty()) {
     CodeStream::Scope fail(cs, "if (!holds)");
@@ -818,9 +814,9 @@ void DeviceStageEmitter::emitSum(CodeStream &cs, PrefixSumOp sum,
   cs.line("// {0}: {1} prefix sum of {2}", sum.getSymName(),
           excl ? "exclusive" : "inclusive", src.getSymName());
   CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
-                                  L.numBuckets(src.getRatiosAttr())));
-  std::string dst = fmt("H.h_{0} + b * {1}", sum.getSymName(),
-                            L.hostLength(sum));
+                              L.numBuckets(src.getRatiosAttr())));
+  std::string dst =
+      fmt("H.h_{0} + b * {1}", sum.getSymName(), L.hostLength(sum));
   // The same sums as an earlier scan of the source: copied (a sum that
   // leaves i32 failed there first, its step lower).
   if (auto from = scanned.find(src.getOperation()); from != scanned.end()) {
@@ -845,7 +841,7 @@ void DeviceStageEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
     cs.line("// Row starts of '{0}'.", name);
     CodeStream::Scope b(
         cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
-                    L.numBuckets(FieldOp(space.count).getRatiosAttr())));
+                L.numBuckets(FieldOp(space.count).getRatiosAttr())));
     cs.line("for (int64_t i = ln.id(); i < N; i += ln.count()) if "
             "(H.h_{0}[b * N + i] < 0) ln.fail(imeta_stage_key({1}, b, 2 * "
             "i), imeta_stage_record(i, H.h_{0}[b * N + i]));",
@@ -925,7 +921,7 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
   cs.line("template <class Lanes>");
   CodeStream::Scope fn(
       cs, fmt("IMETA_HD bool {0}_sequence_stage({1} &c, Lanes &ln)", path,
-                  L.ctxName(plan)));
+              L.ctxName(plan)));
   cs.line("const int64_t N = c.num_seqs;");
   cs.line("(void)N;  // a path of scalar fields alone reads no sequence");
   cs.line("ErrorRecord tr{};  // a formula's failure, as this lane records "
@@ -996,8 +992,8 @@ LogicalResult DeviceStageEmitter::emitStage(CodeStream &cs,
       CodeStream::Scope once(
           cs,
           fmt("if (ln.leader() && ln.best > imeta_stage_key({0}, 0, 0)) "
-                  "[&]",
-                  hostStepId(k)),
+              "[&]",
+              hostStepId(k)),
           "();");
       if (failed(emitStep(k)))
         return failure();
@@ -1027,8 +1023,8 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   cs.line("/// A failure of `{0}_sequence_stage` in the host stage's words.", path);
   CodeStream::Scope fn(
       cs, fmt("std::string detail::{0}_sequence_stage_message(const {1} &c, "
-                  "uint64_t key, const ErrorRecord &rec)",
-                  path, L.ctxName(plan)));
+              "uint64_t key, const ErrorRecord &rec)",
+              path, L.ctxName(plan)));
   cs.line("const int64_t a = imeta_stage_a(key), i = imeta_stage_b(key);");
   cs.line("(void)a, (void)i, (void)c;");
   CodeStream::Scope sw(cs, "switch (imeta_stage_step(key))");
@@ -1105,10 +1101,9 @@ void DeviceStageEmitter::emitMessage(CodeStream &cs, const PathPlan &plan) {
   for (auto [k, po] : llvm::enumerate(plan.outputs)) {
     cs.line("case {0}:  // capacity of '{1}'", capacityId(plan, k),
             commentText(po.label));
-    std::string ratio =
-        po.ratios ? fmt("\".\" + std::to_string(c.set[{0}][a])",
-                            st.setId(po.ratios))
-                  : "\"\"";
+    std::string ratio = po.ratios ? fmt("\".\" + std::to_string(c.set[{0}][a])",
+                                        st.setId(po.ratios))
+                                  : "\"\"";
     cs.line("  return \"output '{2}\" + std::string({1}) + \"': needs \" + "
             "std::to_string(rec.value) + \" rows, the buffer holds \" + "
             "std::to_string(c.o_{0} ? c.o_{0}_capacity : 0);",

@@ -71,9 +71,9 @@ void CudaEmitter::emitStepLayout(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// in a CTA's shared memory after the context (`base` null: the "
           "bytes only).");
   CodeStream::Scope f(cu, fmt("__host__ __device__ static size_t "
-                                  "{0}_step_layout({1} &c, char *base, "
-                                  "int64_t n)",
-                                  p, L.ctxName(plan)));
+                              "{0}_step_layout({1} &c, char *base, "
+                              "int64_t n)",
+                              p, L.ctxName(plan)));
   cu.line("const int64_t N = n;");
   cu.line("size_t at = (sizeof({0}) + 15) & ~size_t(15);", L.ctxName(plan));
   for (Operation *op : plan.needed) {
@@ -135,9 +135,9 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
           "key[1..3]: the");
   cu.line("/// grid's words, zero again after each launch).");
   CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
-                                  "{0}_step_kernel(const {1} *__restrict__ "
-                                  "pc, uint64_t *__restrict__ key)",
-                                  p, ctx));
+                              "{0}_step_kernel(const {1} *__restrict__ "
+                              "pc, uint64_t *__restrict__ key)",
+                              p, ctx));
   cu.line("extern __shared__ int4 step_shared[];");
   cu.line("__shared__ StageShared sh;");
   cu.line("__shared__ ErrorRecord dry;");
@@ -182,10 +182,9 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
     cu.line("const bool first = (threadIdx.x & 31) == 0;");
     cu.line("(void)warp, (void)warps, (void)first;");
     for (auto [k, po] : llvm::enumerate(plan.outputs)) {
-      CodeStream::Scope mine(cu, fmt("if (first && warp == {0}u % warps)",
-                                         k));
+      CodeStream::Scope mine(cu, fmt("if (first && warp == {0}u % warps)", k));
       CodeStream::Scope b(cu, fmt("for (int32_t b = 0; b < {0}; ++b)",
-                                      L.numBuckets(po.ratios)));
+                                  L.numBuckets(po.ratios)));
       cu.line("const int64_t rows = {0};", L.outputRows(po));
       if (po.fill)
         cu.line("c.o_{0}_live[b] = rows;", po.name);
@@ -330,10 +329,10 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   std::string P = L.pascal(p);
   cu.blank();
   CodeStream::Scope f(cu, fmt("static Status {0}_device_impl(GpuStaging "
-                                  "&s, const Config &config, const Sequences "
-                                  "&seqs, {1} &out, cudaStream_t stream, bool "
-                                  "copy)",
-                                  p, L.buffersName(plan)));
+                              "&s, const Config &config, const Sequences "
+                              "&seqs, {1} &out, cudaStream_t stream, bool "
+                              "copy)",
+                              p, L.buffersName(plan)));
   cu.line("StagingClaim claim(s);");
   cu.line("if (!claim.held()) return fail(claim.refusal());");
   cu.line("std::shared_ptr<void> &scratch = s.scratch[{0}];", gpuPath);
@@ -422,8 +421,8 @@ void CudaEmitter::emitWidenBox(CodeStream &cu, const PathPlan &plan,
                                unsigned gpuPath) {
   std::string p = PathOp(plan.path).getSymName().str();
   CodeStream::Scope f(cu, fmt("static void {0}_widen_staging_box(const "
-                                  "GpuStaging &s, const Range *seen)",
-                                  p));
+                              "GpuStaging &s, const Range *seen)",
+                              p));
   cu.line("if (!s.scratch[{0}]) return;", gpuPath);
   cu.line("StagingClaim claim(const_cast<GpuStaging &>(s));");
   cu.line("if (!claim.held()) return;");
@@ -459,8 +458,8 @@ void CudaEmitter::emitDeviceStep(CodeStream &cu, const PathPlan &plan,
           "seqs, out, nullptr, false); }",
           p, L.buffersName(plan));
   CodeStream::Scope f(cu, fmt("cudaError_t {0}_device_launch(const "
-                                  "GpuStaging &s, cudaStream_t stream)",
-                                  p));
+                              "GpuStaging &s, cudaStream_t stream)",
+                              p));
   // Cooperative: its CTAs wait for each other (imeta_grid_best), so all
   // must be resident at once, which the launch then guarantees (or
   // refuses) whatever else the device runs.

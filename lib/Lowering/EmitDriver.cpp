@@ -200,14 +200,11 @@ void DriverEmitter::emitReadInputs(CodeStream &cs) {
       cs.line("  if ((v = find(inputs, num_inputs, \"{0}\"))) {{ "
               "in.seqs.{0} = {5}; in.perSlot(v, in.seqs.{1}_slots, \"{2}\", "
               "\"{3}\", \"{4}\"); }",
-              n, *input.getSlot(), input.getBatchKey(), *input.getSlot(),
-              rule,
-              decl.isList()
-                  ? fmt("in.slotRows(v, \"{0}\", \"{1}\")",
-                            input.getBatchKey(), rule)
-                  : decl.isBool
-                        ? std::string("in.slotFlags(v)")
-                        : fmt("in.slotValues(v, \"{0}\", \"{1}\")",
+              n, *input.getSlot(), input.getBatchKey(), *input.getSlot(), rule,
+              decl.isList() ? fmt("in.slotRows(v, \"{0}\", \"{1}\")",
+                                  input.getBatchKey(), rule)
+              : decl.isBool ? std::string("in.slotFlags(v)")
+                            : fmt("in.slotValues(v, \"{0}\", \"{1}\")",
                                   input.getBatchKey(), rule));
       if (decl.isList())
         cs.line("  if (v) in.seqs.{0}_offsets = v->offsets;", n);

@@ -244,8 +244,7 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
           "it points to.",
           PathOp(plan.path).getSymName());
   CodeStream::Scope s(
-      cs, fmt("struct {0}_host", PathOp(plan.path).getSymName()),
-      ";");
+      cs, fmt("struct {0}_host", PathOp(plan.path).getSymName()), ";");
   cs.line("{0} c{{};", L.ctxName(plan));
   cs.line("ErrorRecord err{};");
   // Each array: its pointer (into `*v_` or a GPU stage's staging) and
@@ -386,10 +385,10 @@ LogicalResult FillEmitter::emitSpaceFill(CodeStream &cs, const PathPlan &plan,
           "dry run.");
   cs.line("template <bool kChk, bool kStore = true>");
   {
-    CodeStream::Scope fn(
-        cs, fmt("IMETA_FILL bool {0}(const {1} &__restrict__ c, "
-                    "int64_t i, int64_t j0, int64_t step)",
-                    L.fillName(plan, space), L.ctxName(plan)));
+    CodeStream::Scope fn(cs,
+                         fmt("IMETA_FILL bool {0}(const {1} &__restrict__ c, "
+                             "int64_t i, int64_t j0, int64_t step)",
+                             L.fillName(plan, space), L.ctxName(plan)));
     cs.line("using I = typename std::conditional<kChk, int64_t, "
             "int32_t>::type;");
     cs.line("static_assert(sizeof(I) >= 4);");
@@ -439,8 +438,8 @@ void FillEmitter::openBuckets(CodeStream &cs, SpaceLoops &sp, FieldOp field,
   FlatSymbolRefAttr set = field.getRatiosAttr();
   if (set && !sp.spaceSet) {
     bucketScope.emplace(cs, fmt("for (int32_t {0} = 0; {0} < "
-                                    "c.num_set[{1}]; ++{0})",
-                                    b, st.setId(set)));
+                                "c.num_set[{1}]; ++{0})",
+                                b, st.setId(set)));
   } else if (set) {
     bucketScope.emplace(cs, "");
     if (set == sp.spaceSet)
@@ -493,8 +492,8 @@ LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
       cs.line("{0} s_{1}_{2} = {{};", valueType(st, scope, v), out->name, k);
       deferred.push_back(
           fmt("if (kStore) c.o_{0}[0 * c.o_{0}_stride + r * {1} + {2}] "
-                  "= {3}(s_{0}_{2});",
-                  out->name, yields.size(), k, elemType(out->isBool)));
+              "= {3}(s_{0}_{2});",
+              out->name, yields.size(), k, elemType(out->isBool)));
     }
   if (keep)
     // Arrays are not zeroed (kMaxRatios stores per row): a bucket is
@@ -532,8 +531,8 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
   std::string countName = FieldOp(space.count).getSymName().str();
   std::string buckets =
       spaceSet ? fmt("c.num_set[{0}]", st.setId(spaceSet)) : "1";
-  CodeStream::Scope bloop(
-      cs, fmt("for (int32_t bc = 0; bc < {0}; ++bc)", buckets));
+  CodeStream::Scope bloop(cs,
+                          fmt("for (int32_t bc = 0; bc < {0}; ++bc)", buckets));
   cs.line("const int64_t rows = c.h_{0}[bc * c.num_seqs + i];", countName);
   cs.line("const int64_t start = c.rowstart_{0}[bc * (c.num_seqs + 1) + i];",
           countName);

@@ -281,8 +281,8 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
     if (DeviceStageEmitter::hasStage(L, plan))
       host.emplace(cs, "if (stage == 0)");
     CodeStream::Scope rows(cs, fmt("for (int64_t r = 0; r < "
-                                       "seqs.{0}_slots; ++r)",
-                                       slot));
+                                   "seqs.{0}_slots; ++r)",
+                                   slot));
     cs.line("const int64_t *o = seqs.{0}_offsets;", name);
     cs.line("if (o && (o[0] != 0 || o[r + 1] < o[r])) return failure(\"state: "
             "offsets of '{0}' must start at 0 and not decrease\");",
@@ -371,8 +371,8 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
       cs.line("bool low_{0} = false;", name);
       {
         CodeStream::Scope k(cs, fmt("for (int64_t k = b_{0}; k < e_{0}; "
-                                        "++k)",
-                                        name));
+                                    "++k)",
+                                    name));
         cs.line("const int32_t v = seqs.{0}[k];", name);
         cs.line("if (v < {0}) {{ first.note(i, INT32_MAX, \"sequence \" + "
                 "std::to_string(i) + \": {1}[\" + std::to_string(k - b_{2}) + "
@@ -521,8 +521,8 @@ void HostEmitter::emitInputChecks(CodeStream &cs, const InputDecl &in,
     cs.line("const int64_t *const off_{0} = c.in_{0}_begin;", name);
     {
       CodeStream::Scope s(cs, fmt("if (!offsets_ok(off_{0}, N)) for "
-                                      "(int64_t i = 0; i < N; ++i)",
-                                      name));
+                                  "(int64_t i = 0; i < N; ++i)",
+                                  name));
       cs.line("if (off_{0}[i + 1] < off_{0}[i] || (i == 0 && "
               "off_{0}[0] != 0)) return failure(\"sequence \" + "
               "std::to_string(i) + \": offsets of '{0}' must start at 0 "
@@ -675,8 +675,7 @@ void HostEmitter::openHostLoops(CodeStream &cs, FlatSymbolRefAttr set,
                                 std::optional<CodeStream::Scope> &bucketLoop,
                                 std::optional<CodeStream::Scope> &seqLoop) {
   bucketLoop.emplace(
-      cs,
-      fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
+      cs, fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
   if (set)
     cs.line("const int64_t n = c.set[{0}][b];  (void)n;", st.setId(set));
   if (perSeq)
@@ -713,7 +712,7 @@ void HostEmitter::emitHostSum(CodeStream &cs, PrefixSumOp sum, bool fused) {
   cs.line("// {0}: {1} prefix sum of {2}", name,
           excl ? "exclusive" : "inclusive", src.getSymName());
   CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
-                                  L.numBuckets(src.getRatiosAttr())));
+                              L.numBuckets(src.getRatiosAttr())));
   if (L.isWideHostValue(sum))
     return emitHostColumnSums(cs, sum);
   std::string acc = fused ? "acc_" + name + "[b]" : "acc";
@@ -921,8 +920,8 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
     // first (rule by rule, sequence by sequence).
     unsigned id = fusedGroups++;
     {
-      CodeStream::Scope pass(
-          cs, fmt("const bool pass{0} = [&]() -> bool", id), "();");
+      CodeStream::Scope pass(cs, fmt("const bool pass{0} = [&]() -> bool", id),
+                             "();");
       for (size_t j = k; j < end; ++j)
         if (auto sum = dyn_cast<PrefixSumOp>(plan.host[j].op)) {
           std::string name = sum.getSymName().str();
@@ -963,16 +962,15 @@ void HostEmitter::emitResolveInputs(CodeStream &cs, const PathPlan &plan) {
   cs.line("/// Path `{0}`'s inputs, computed by its first stage `{1}`.", path,
           stage);
   CodeStream::Scope fn(cs, fmt("Status detail::{0}_resolve_inputs(const "
-                                   "Config &config, const Sequences &seqs, "
-                                   "{0}_resolved &r)",
-                                   path));
+                               "Config &config, const Sequences &seqs, "
+                               "{0}_resolved &r)",
+                               path));
   cs.line("{0} &b = r.stage;", bufs);
   cs.line("Status st = {0}_shape(config, seqs, b);", stage);
   cs.line("if (!st.ok) return st;");
   cs.line("r.data.assign({0}::kCount, {{});", bufs);
   {
-    CodeStream::Scope k(cs, fmt("for (int k = 0; k < {0}::kCount; ++k)",
-                                    bufs));
+    CodeStream::Scope k(cs, fmt("for (int k = 0; k < {0}::kCount; ++k)", bufs));
     cs.line("Buffer &buf = b.begin()[k];");
     cs.line("const int64_t rows = buf.rows[0] > 1 ? buf.rows[0] : 1;");
     cs.line("r.data[size_t(k)].assign(size_t(rows), 0);");
@@ -1050,10 +1048,10 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
           path);
   cs.line("/// capacity of every buffer. Writes no output data.");
   CodeStream::Scope fn(cs, fmt("Status detail::{0}_prepare(const Config "
-                                   "&config, const Sequences &seqs, {1} "
-                                   "&out, bool fill, {0}_host &H, FillMode "
-                                   "mode, Packer *pk, int stage)",
-                                   path, bufs));
+                               "&config, const Sequences &seqs, {1} "
+                               "&out, bool fill, {0}_host &H, FillMode "
+                               "mode, Packer *pk, int stage)",
+                               path, bufs));
   cs.line("H.reset();");
   cs.line("(void)pk;  // a CPU path's, or a path whose kernel reads no array");
   cs.line("{0} &c = H.c;", ctx);
@@ -1198,8 +1196,8 @@ void HostEmitter::emitColumnsArray(CodeStream &cs, const PathPlan &plan,
           *field.getCols());
   cs.line("c.hw_{0} = 0;", name);
   {
-    CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
-                                    L.numBuckets(set)));
+    CodeStream::Scope b(
+        cs, fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
     FormulaScope scope;
     scope.ratios = set;
     cs.line("const int64_t w = {0};", L.columnCount(field, scope));
@@ -1237,8 +1235,7 @@ void HostEmitter::emitRowStarts(CodeStream &cs, const PathPlan &plan) {
       cs.line("if (pk && !H.rowstart_{0}) return pk->full();", name);
     cs.line("c.rowstart_{0} = H.rowstart_{0};", name);
     CodeStream::Scope b(
-        cs,
-        fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
+        cs, fmt("for (int32_t b = 0; b < {0}; ++b)", L.numBuckets(set)));
     cs.line("int64_t acc = 0;");
     {
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
@@ -1267,7 +1264,7 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
       FormulaScope scope;
       scope.ratios = field.getRatiosAttr();
       CodeStream::Scope b(cs, fmt("for (int32_t b = 0; b < {0}; ++b)",
-                                      L.numBuckets(field.getRatiosAttr())));
+                                  L.numBuckets(field.getRatiosAttr())));
       std::string width = L.columnCount(field, scope);
       // "field 'F' (bucket n of 'S')": the evaluator's words.
       FlatSymbolRefAttr set = field.getRatiosAttr();
@@ -1280,9 +1277,8 @@ void HostEmitter::emitColumnChecks(CodeStream &cs, const PathPlan &plan) {
       if (!field.getLive())
         continue;
       auto live = lookupSpecSymbol<FieldOp>(field, field.getLiveAttr());
-      std::string liveAt =
-          fmt("H.h_{0}[({1}) * N + i]", live.getSymName(),
-                  bucketIndex(st, scope, live.getRatiosAttr()));
+      std::string liveAt = fmt("H.h_{0}[({1}) * N + i]", live.getSymName(),
+                               bucketIndex(st, scope, live.getRatiosAttr()));
       cs.line("for (int64_t i = 0; i < N; ++i) if ({0} > {1}) "
               "return failure(std::string(\"field '{2}'\"){4} + \": "
               "sequence \" + std::to_string(i) + \": live columns (\" + "
@@ -1366,7 +1362,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
               "std::to_string(buf.data ? buf.capacity : 0));",
               po.label,
               po.ratios ? fmt("\".\" + std::to_string(c.set[{0}][b])",
-                                  st.setId(po.ratios))
+                              st.setId(po.ratios))
                         : "\"\"");
     }
     cs.line("shape[{0}].width = stride;", k);
@@ -1383,8 +1379,7 @@ void HostEmitter::emitShapes(CodeStream &cs, const PathPlan &plan,
     cs.line("buf.rows[b] = {0};", deviceRows ? "-1" : L.outputRows(po));
     cs.line("buf.cols[b] = shape[{0}].cols[b];", k);
     cs.line("buf.ratios[b] = {0};",
-            po.ratios ? fmt("c.set[{0}][b]", st.setId(po.ratios))
-                      : "0");
+            po.ratios ? fmt("c.set[{0}][b]", st.setId(po.ratios)) : "0");
   }
 }
 
@@ -1441,10 +1436,10 @@ void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {
   cs.line("/// Path `{0}` on the CPU: prepare, then write every output.", path);
   bool resolving = plan.path->hasAttr(kResolvedByAttr);
   CodeStream::Scope fn(cs, fmt("static Status run_{0}(const Config "
-                                   "&config, const Sequences &{2}, {1} "
-                                   "&out, bool fill, FillMode mode, int "
-                                   "stage = 0)",
-                                   path, bufs, resolving ? "given" : "seqs"));
+                               "&config, const Sequences &{2}, {1} "
+                               "&out, bool fill, FillMode mode, int "
+                               "stage = 0)",
+                               path, bufs, resolving ? "given" : "seqs"));
   if (resolving) {
     cs.line("detail::{0}_resolved resolved;", path);
     cs.line("if (Status s = detail::{0}_resolve_inputs(config, given, "
@@ -1559,8 +1554,8 @@ void HostEmitter::emitCpuFills(CodeStream &cs) {
             "sequences and rows.",
             path);
     CodeStream::Scope fn(cs, fmt("static bool fill_{0}_cpu(const {1} "
-                                     "&c, bool checked)",
-                                     path, L.ctxName(plan)));
+                                 "&c, bool checked)",
+                                 path, L.ctxName(plan)));
     if (plan.rowSpaces.empty())
       cs.line("(void)checked;  // no rows field: nothing to fill");
     {

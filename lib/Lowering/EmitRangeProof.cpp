@@ -64,7 +64,7 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
   llvm::DenseMap<Operation *, std::string> fieldRange;
   auto hostArray = [&](Operation *op) {
     return scan(fmt("r_span(c.h_{0}, {1} * {2})", symName(op),
-                        L.numBuckets(getRatios(op)), L.hostStride(op)));
+                    L.numBuckets(getRatios(op)), L.hostStride(op)));
   };
   auto rowsField = [&](FieldOp f) {
     if (lanes && sectionOf.count(f))
@@ -90,12 +90,11 @@ LogicalResult emitProofBody(CodeStream &cs, const SpecLayout &L,
       scope.row = "rj_" + count;
       scope.globalRow =
           lanes ? collective(fmt("ln.part_exact(r_totals(c.rowstart_{0}, "
-                                     "N, {1}))",
-                                     count, buckets))
+                                 "N, {1}))",
+                                 count, buckets))
                 : "rr_" + count;
       if (FlatSymbolRefAttr set = field.getRatiosAttr())
-        scope.ratio = fmt("r_span(c.set[{0}], c.num_set[{0}])",
-                              st.setId(set));
+        scope.ratio = fmt("r_span(c.set[{0}], c.num_set[{0}])", st.setId(set));
       if (field.getCols()) {
         auto width = lookupSpecSymbol<FieldOp>(field, field.getColsAttr());
         scope.col = width ? fmt("r_index({0}.hi)", hostArray(width))

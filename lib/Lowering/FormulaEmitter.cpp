@@ -71,8 +71,8 @@ std::string imeta::bucketIndex(const FormulaNaming &names,
     return "0";
   if (of == scope.ratios)
     return scope.bucket;
-  return fmt("c.map[{0}][{1}][{2}]", names.setId(scope.ratios),
-                 names.setId(of), scope.bucket);
+  return fmt("c.map[{0}][{1}][{2}]", names.setId(scope.ratios), names.setId(of),
+             scope.bucket);
 }
 
 bool imeta::proofCovers(const EmitterState &st, const FormulaScope &scope,
@@ -200,8 +200,8 @@ public:
     if (s.ownValues.empty())
       return "";
     return fmt("({0} > 0 ? int64_t(({1})[({0} - 1) * {2} + {3}]) : "
-                   "int64_t(0))",
-                   s.seq, s.ownValues, s.ownWidth, column);
+               "int64_t(0))",
+               s.seq, s.ownValues, s.ownWidth, column);
   }
   std::string seqLocal(Operation *field) override {
     return s.seqLocals.lookup(field);
@@ -239,7 +239,7 @@ std::string imeta::contextDivider(EmitterState &st, const FormulaScope &scope,
     auto field = lookupSpecSymbol<FieldOp>(get, get.getFieldAttr());
     if (field.getDomain() == Domain::scalar)
       return fmt("c.dv_h_{0}[{1}]", field.getSymName(),
-                     bucketIndex(st, scope, field.getRatiosAttr()));
+                 bucketIndex(st, scope, field.getRatiosAttr()));
   }
   return "";
 }

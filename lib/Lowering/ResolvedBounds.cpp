@@ -39,10 +39,8 @@ std::string imeta::emit::boundFails(const ResolvedBound &b, StringRef arrays) {
 std::string imeta::emit::boundMessage(const ResolvedBound &b, StringRef row,
                                       StringRef value) {
   std::string at =
-      b.first.empty()
-          ? ""
-          : fmt("\"[\" + std::to_string({0}) + \"]\" + ", row);
+      b.first.empty() ? "" : fmt("\"[\" + std::to_string({0}) + \"]\" + ", row);
   return fmt("\"sequence \" + std::to_string(i) + \": {0}\" + {1}\" = \" "
-                 "+ std::to_string({2}) + \" breaks {0} >= {3}{4}\"",
-                 b.input, at, value, b.min, b.ruleSuffix);
+             "+ std::to_string({2}) + \" breaks {0} >= {3}{4}\"",
+             b.input, at, value, b.min, b.ruleSuffix);
 }

@@ -3,10 +3,10 @@
 #include "lib/Lowering/SpecLayout.h"
 #include "dialect/IMetaSymbols.h"
 #include "lib/Analysis/ColumnInvariants.h"
+#include "lib/Support/Format.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
-#include "lib/Support/Format.h"
 
 using namespace mlir;
 using namespace imeta;
@@ -119,7 +119,7 @@ std::string SpecLayout::ctxName(const PathPlan &plan) const {
 std::string SpecLayout::fillName(const PathPlan &plan,
                                  const RowSpace &space) const {
   return fmt("{0}_fill_{1}", PathOp(plan.path).getSymName(),
-                 FieldOp(space.count).getSymName());
+             FieldOp(space.count).getSymName());
 }
 
 std::string SpecLayout::overflowSuffix() const {
@@ -142,8 +142,8 @@ std::string SpecLayout::numBuckets(FlatSymbolRefAttr set) const {
 std::string SpecLayout::sameConfig(StringRef a, StringRef b) const {
   std::string same =
       fmt("std::memcmp({0}.set, {1}.set, sizeof({0}.set)) == 0 && "
-              "std::memcmp({0}.num_set, {1}.num_set, sizeof({0}.num_set)) == 0",
-              a, b);
+          "std::memcmp({0}.num_set, {1}.num_set, sizeof({0}.num_set)) == 0",
+          a, b);
   for (const ConfigDecl &cfg : configs())
     if (!cfg.isList)
       same += fmt(" && {0}.cfg_{2} == {1}.cfg_{2}", a, b, cfg.name);
@@ -212,7 +212,7 @@ std::string SpecLayout::columnCount(FieldOp field,
   if (!width)
     return "c.cfg_" + field.getCols()->str();
   return fmt("c.h_{0}[{1}]", width.getSymName(),
-                 bucketIndex(names, scope, width.getRatiosAttr()));
+             bucketIndex(names, scope, width.getRatiosAttr()));
 }
 
 std::string SpecLayout::outputRows(const PlannedOutput &out) const {
@@ -235,8 +235,7 @@ std::string SpecLayout::liveRows(const PlannedOutput &out) const {
     FormulaScope scope;
     scope.ratios = field.getRatiosAttr();
     std::string cb = bucketIndex(names, scope, count.getRatiosAttr());
-    return fmt("H.rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(),
-                   cb);
+    return fmt("H.rowstart_{0}[({1}) * (N + 1) + N]", count.getSymName(), cb);
   }
   }
   return "0";

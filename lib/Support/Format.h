@@ -62,15 +62,13 @@ inline void writeFormat(llvm::raw_ostream &os, llvm::StringRef format,
 
 /// Streams `format` with its arguments (llvm::formatv's syntax, see above).
 template <typename... Ts>
-void writeFormat(llvm::raw_ostream &os, llvm::StringRef format,
-                 Ts &&...args) {
+void writeFormat(llvm::raw_ostream &os, llvm::StringRef format, Ts &&...args) {
   auto adapters = std::make_tuple(
       llvm::support::detail::build_format_adapter(std::forward<Ts>(args))...);
   std::apply(
       [&](auto &...adapter) {
         detail::FormatArg list[] = {&adapter..., nullptr};
-        detail::writeFormat(os, format,
-                            llvm::ArrayRef(list, sizeof...(Ts)));
+        detail::writeFormat(os, format, llvm::ArrayRef(list, sizeof...(Ts)));
       },
       adapters);
 }

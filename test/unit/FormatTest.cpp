@@ -14,12 +14,21 @@ namespace {
 // formatv's syntax they lean on: `{{`, a lone `}`, a brace with another
 // before its close (text), spaces inside a replacement, repeats, order.
 TEST(FormatTest, SameTextAsFormatv) {
-  const char *formats[] = {
-      "{0}",         "{0} = {1};",        "{ {0}; {1} = true; }",
-      "{0}}",        "{ 0 }",             "{{0}",
-      "}{0}",        "{0} {{ }} {1}",     "{0 }",
-      "if (x) { {0} }", "{1}{0}{1}",      "a{{{0}}}",
-      "no braces",   "",                  "Range{ {0}, {1} };"};
+  const char *formats[] = {"{0}",
+                           "{0} = {1};",
+                           "{ {0}; {1} = true; }",
+                           "{0}}",
+                           "{ 0 }",
+                           "{{0}",
+                           "}{0}",
+                           "{0} {{ }} {1}",
+                           "{0 }",
+                           "if (x) { {0} }",
+                           "{1}{0}{1}",
+                           "a{{{0}}}",
+                           "no braces",
+                           "",
+                           "Range{ {0}, {1} };"};
   for (const char *format : formats)
     EXPECT_EQ(imeta::fmt(format, "A", 7), llvm::formatv(format, "A", 7).str())
         << "format: " << format;
@@ -32,9 +41,9 @@ TEST(FormatTest, EachArgumentAsFormatvPrintsIt) {
   llvm::StringRef ref = "ref";
   std::string text = "text";
   const char *format = "{0} {1} {2} {3} {4} {5} {6}";
-  EXPECT_EQ(imeta::fmt(format, yes, negative, count, ref, text, 'c', -1),
-            llvm::formatv(format, yes, negative, count, ref, text, 'c', -1)
-                .str());
+  EXPECT_EQ(
+      imeta::fmt(format, yes, negative, count, ref, text, 'c', -1),
+      llvm::formatv(format, yes, negative, count, ref, text, 'c', -1).str());
 }
 
 TEST(FormatTest, StreamsInPlace) {

@@ -19,8 +19,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 /// Whether `pipeline`'s first pass expands the compact formulas.
 static bool startsByExpanding(const mlir::MlirOptMainConfig &pipeline,
