@@ -7,8 +7,8 @@
 #include "dialect/FailureText.h"
 #include "dialect/IMetaOps.h"
 #include "dialect/IMetaSymbols.h"
-
 #include "lib/Support/Format.h"
+
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 

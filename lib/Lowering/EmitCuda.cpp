@@ -7,6 +7,7 @@
 
 #include "lib/Lowering/EmitCuda.h"
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using imeta::fmt;
@@ -97,7 +98,6 @@ void CudaEmitter::emitSource(CodeStream &cu) {
   cu.line("using namespace detail;");
   cu.raw(
 #include "lib/Lowering/GpuStaging.text.inc"
-#include "lib/Support/Format.h"
   );
   unsigned gpuPath = 0;
   for (const PathPlan &plan : L.plans())

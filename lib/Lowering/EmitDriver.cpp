@@ -6,6 +6,7 @@
 
 #include "lib/Lowering/EmitDriver.h"
 #include "lib/Lowering/EmitDeviceStage.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using imeta::fmt;
@@ -140,7 +141,6 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
   if (hasGpu) {
     cs.raw(
 #include "lib/Lowering/DriverGpu.text.inc"
-#include "lib/Support/Format.h"
     );
   }
   cs.line("}  // namespace");

@@ -8,6 +8,7 @@
 #include "lib/Lowering/EmitFill.h"
 #include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/RangeProof.h"
+#include "lib/Support/Format.h"
 
 using namespace mlir;
 using imeta::fmt;
@@ -80,7 +81,6 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
   cs.raw(kRangeHelpers);
   cs.raw(
 #include "lib/Lowering/DeviceStage.text.inc"
-#include "lib/Support/Format.h"
   );
   ArrayRef<FlatSymbolRefAttr> sets = st.names().ratioSets();
   cs.line("/// Ratio sets by id: {0}.",

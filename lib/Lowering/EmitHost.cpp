@@ -10,6 +10,7 @@
 #include "lib/Lowering/EmitDeviceStage.h"
 #include "lib/Lowering/ResolvedBounds.h"
 #include "lib/Transforms/HostPasses.h"
+#include "lib/Support/Format.h"
 
 #include <set>
 
@@ -66,7 +67,6 @@ void HostEmitter::emitPrologue(CodeStream &cs) {
   );
   cs.raw(
 #include "lib/Lowering/HostErrors.text.inc"
-#include "lib/Support/Format.h"
   );
   emitSetupHelpers(cs);
   cs.line("}  // namespace");
