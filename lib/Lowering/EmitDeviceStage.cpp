@@ -289,16 +289,34 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
             "host");
     for (StringRef slot : slots)
       cs.line("const int64_t at_{0} = c.in_{0}[i];", slot);
-    for (auto [k, in] : llvm::enumerate(state)) {
+    // Every value loaded at once where its slot is in range (the checks
+    // below take them in order): no load waits on the check before it, a
+    // chain of dependent loads a sequence that cost the step microseconds.
+    for (const InputDecl *in : state) {
       StringRef name = in->name, slot = slotOf(*in);
       cs.line("const int64_t s_{0} = at_{1};", name, slot);
+      cs.line("const bool sok_{0} = s_{0} >= 0 && s_{0} < slots_{1};", name,
+              slot);
+      if (!in->isList()) {
+        cs.line("const {0} p_{1} = sok_{1} ? st_{1}[s_{1}] : {0}(0);",
+                in->elemType(), name);
+        continue;
+      }
+      cs.line("const int64_t pb_{0} = !sok_{0} ? 0 : so_{0} ? so_{0}[s_{0}] "
+              ": s_{0} * ss_{0};",
+              name);
+      cs.line("const int64_t pe_{0} = !sok_{0} ? 0 : so_{0} ? so_{0}[s_{0} "
+              "+ 1] : pb_{0} + sl_{0}[s_{0}];",
+              name);
+    }
+    for (auto [k, in] : llvm::enumerate(state)) {
+      StringRef name = in->name, slot = slotOf(*in);
       cs.line("if (read && (s_{0} < -1 || s_{0} >= slots_{1})) {{ "
               "ln.fail(imeta_stage_key({2}, i, {3}), imeta_stage_record(i, "
               "s_{0})); read = false; }",
               name, slot, kInputStep, base + 2 * int64_t(k));
       if (!in->isList()) {
-        cs.line("const {0} v_{1} = read && s_{1} >= 0 ? st_{1}[s_{1}] : "
-                "{0}(0);",
+        cs.line("const {0} v_{1} = read && s_{1} >= 0 ? p_{1} : {0}(0);",
                 in->elemType(), name);
         cs.line("g_{0}[i] = v_{0};", name);
         if (auto min = in->op.getMin()) {
@@ -313,13 +331,8 @@ void DeviceStageEmitter::emitStateGather(CodeStream &cs,
         }
         continue;
       }
-      cs.line("const int64_t b_{0} = !read || s_{0} < 0 ? 0 : so_{0} ? "
-              "so_{0}[s_{0}] : s_{0} * ss_{0};",
-              name);
-      cs.line("gb_{0}[i] = b_{0};", name);
-      cs.line("ge_{0}[i] = !read || s_{0} < 0 ? 0 : so_{0} ? so_{0}[s_{0} + "
-              "1] : b_{0} + sl_{0}[s_{0}];",
-              name);
+      cs.line("gb_{0}[i] = !read || s_{0} < 0 ? 0 : pb_{0};", name);
+      cs.line("ge_{0}[i] = !read || s_{0} < 0 ? 0 : pe_{0};", name);
     }
   }
   // No barrier: the first level's steps that read the gathered values

@@ -479,12 +479,13 @@ FormulaScope FillEmitter::scopeOf(SpaceLoops &sp, FieldOp field, StringRef b) {
 LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
                                         SpaceLoops &sp, FieldOp field,
                                         bool keep,
-                                        std::vector<std::string> &deferred) {
+                                        std::vector<std::string> &deferred,
+                                        bool store) {
   FlatSymbolRefAttr set = field.getRatiosAttr();
   std::string local = "v_" + field.getSymName().str();
   bool perBucketArray = set && !sp.spaceSet;
   FormulaScope scope = scopeOf(sp, field);
-  const PlannedOutput *out = L.outputOf(plan, field);
+  const PlannedOutput *out = store ? L.outputOf(plan, field) : nullptr;
   bool defer = out && !set;
   auto yields = field.getBody().front().getTerminator()->getOperands();
   if (defer)
@@ -525,6 +526,55 @@ LogicalResult FillEmitter::emitRowField(CodeStream &cs, const PathPlan &plan,
   return success();
 }
 
+/// The most lanes a row's fields are split among (RowParts.h): the rows of
+/// a decode sequence times this stays within a warp.
+static constexpr unsigned kMaxRowParts = 4;
+
+LogicalResult FillEmitter::emitRowLoop(CodeStream &cs, const PathPlan &plan,
+                                       SpaceLoops &sp, const RowSpace &space,
+                                       const std::vector<RowPart> &parts) {
+  const bool split = parts.size() > 1;
+  // Split: row j on lane j of each warp, the parts a warp each (a warp
+  // runs one part at a time: lanes of one warp in different parts would
+  // take them in turn).
+  std::optional<CodeStream::Scope> loop, partLoop;
+  if (split) {
+    cs.line("const int64_t j = j0 % 32, r = start + j;  (void)r;");
+    loop.emplace(cs, "if (j < rows)");
+    partLoop.emplace(cs, "for (int64_t part = j0 / 32; part < kRowParts; "
+                         "part += step / 32)");
+  } else {
+    loop.emplace(cs, "for (int64_t j = j0; j < rows; j += step)");
+    cs.line("const int64_t r = start + j;  (void)r;");
+  }
+  for (auto [p, part] : llvm::enumerate(parts)) {
+    std::optional<CodeStream::Scope> own;
+    if (split)
+      own.emplace(cs, fmt("{0}if (part == {1})", p ? "else " : "", p));
+    // The values of the part's fields that its later fields read (one
+    // part: every field of the space, the column loops' reads too, as
+    // the checked fill computes them in order).
+    llvm::DenseSet<Operation *> read;
+    for (FieldOp field : split ? ArrayRef<FieldOp>(part.fields)
+                               : ArrayRef<FieldOp>(space.fields))
+      field.walk([&](GetOp get) {
+        read.insert(lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
+      });
+    sp.locals.clear();
+    std::vector<std::string> deferred;
+    for (FieldOp field : part.fields)
+      if (failed(emitRowField(cs, plan, sp, field, read.contains(field),
+                              deferred, llvm::is_contained(part.stores,
+                                                           field))))
+        return failure();
+    if (!deferred.empty())
+      cs.line("// The row's unbucketed outputs.");
+    for (const std::string &store : deferred)
+      cs.line("{0}", store);
+  }
+  return success();
+}
+
 LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
                                           const RowSpace &space) {
   FlatSymbolRefAttr spaceSet = FieldOp(space.count).getRatiosAttr();
@@ -536,15 +586,8 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
   cs.line("const int64_t rows = c.h_{0}[bc * c.num_seqs + i];", countName);
   cs.line("const int64_t start = c.rowstart_{0}[bc * (c.num_seqs + 1) + i];",
           countName);
-  // Values of the fields of this space at this row that later fields
-  // read.
   SpaceLoops sp;
   sp.spaceSet = spaceSet;
-  llvm::DenseSet<Operation *> read;
-  for (FieldOp field : space.fields)
-    field.walk([&](GetOp get) {
-      read.insert(lookupSpecSymbol<FieldOp>(get, get.getFieldAttr()));
-    });
   // Every `cols` field gets its own loop over (row, column) pairs, so that
   // consecutive threads write consecutive columns; the rows fields it
   // reads are recomputed there (a few integer ops per value, against a
@@ -553,19 +596,30 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
   SmallVector<FieldOp> perRow, perColumn;
   for (FieldOp field : space.fields)
     (field.getCols() ? perColumn : perRow).push_back(field);
-  std::vector<std::string> deferred;
-
-  {
-    CodeStream::Scope jloop(cs, "for (int64_t j = j0; j < rows; j += step)");
-    cs.line("const int64_t r = start + j;  (void)r;");
-    for (FieldOp field : perRow)
-      if (failed(emitRowField(cs, plan, sp, field, read.contains(field),
-                              deferred)))
+  std::vector<RowPart> parts = rowParts(
+      perRow, [&](FieldOp f) { return L.outputOf(plan, f) != nullptr; },
+      kMaxRowParts);
+  std::vector<RowPart> one = rowParts(
+      perRow, [&](FieldOp f) { return L.outputOf(plan, f) != nullptr; }, 1);
+  if (parts.size() < 2) {
+    if (failed(emitRowLoop(cs, plan, sp, space, one)))
+      return failure();
+  } else {
+    // The fast instantiation on the GPU: a lane a part of a row
+    // (RowParts.h), where a warp's lanes hold the rows (a decode
+    // sequence's few; a long prompt's lanes are busy already).
+    cs.line("constexpr int64_t kRowParts = kChk || IMETA_LANES == 1 ? 1 : "
+            "{0};",
+            parts.size());
+    {
+      CodeStream::Scope serial(cs, "if (kRowParts == 1 || step % 32 != 0 || "
+                                   "rows > 32)");
+      if (failed(emitRowLoop(cs, plan, sp, space, one)))
         return failure();
-    if (!deferred.empty())
-      cs.line("// The row's unbucketed outputs.");
-    for (const std::string &store : deferred)
-      cs.line("{0}", store);
+    }
+    CodeStream::Scope split(cs, "else");
+    if (failed(emitRowLoop(cs, plan, sp, space, parts)))
+      return failure();
   }
   for (FieldOp field : perColumn)
     if (failed(emitColumnField(cs, plan, sp, field)))

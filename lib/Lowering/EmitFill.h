@@ -10,6 +10,7 @@
 #ifndef IMETA_LOWERING_EMITFILL_H
 #define IMETA_LOWERING_EMITFILL_H
 
+#include "lib/Analysis/RowParts.h"
 #include "lib/Lowering/SpecLayout.h"
 
 #include <functional>
@@ -60,10 +61,17 @@ private:
   mlir::LogicalResult emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
                                      const RowSpace &space);
 
-  /// One rows field at the current row (EmitFill.cpp).
+  /// One rows field at the current row (EmitFill.cpp); its output
+  /// stored only where `store`.
   mlir::LogicalResult emitRowField(CodeStream &cs, const PathPlan &plan,
                                    SpaceLoops &sp, FieldOp field, bool keep,
-                                   std::vector<std::string> &deferred);
+                                   std::vector<std::string> &deferred,
+                                   bool store = true);
+  /// The loop over a sequence's rows for the rows fields of `space`
+  /// (`parts`: RowParts.h), each part's fields in its own block.
+  mlir::LogicalResult emitRowLoop(CodeStream &cs, const PathPlan &plan,
+                                  SpaceLoops &sp, const RowSpace &space,
+                                  const std::vector<RowPart> &parts);
 
   /// Opens the field's bucket loop (or the guard that the space's bucket is
   /// one of the field's) and binds `b` and `n`.
