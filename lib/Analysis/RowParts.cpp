@@ -93,6 +93,20 @@ std::vector<RowPart> rowParts(llvm::ArrayRef<FieldOp> fields,
         load[best] += size[f];
     stored[best].insert(outputs[j]);
   }
+  // A field no part holds (read by no output of the row: a column loop's
+  // alone) still runs at every row, computed but not stored, with the
+  // checks the serial loop makes there: in the smallest part.
+  for (unsigned k = 0; k < fields.size(); ++k) {
+    if (llvm::any_of(members, [&](const auto &m) { return m.contains(k); }))
+      continue;
+    const unsigned smallest = unsigned(
+        std::min_element(load.begin(), load.end()) - load.begin());
+    llvm::SetVector<unsigned> own;
+    closure(k, own);
+    for (unsigned f : own)
+      if (members[smallest].insert(f))
+        load[smallest] += size[f];
+  }
   std::vector<RowPart> result;
   for (unsigned p = 0; p < parts; ++p) {
     if (stored[p].empty())

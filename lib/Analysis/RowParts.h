@@ -8,7 +8,13 @@
 // row's fields into parts, each run by its own lane: part p holds some of
 // the fields that are outputs, with the rows fields they read (recomputed
 // there, not stored), in the space's order. The parts are balanced by the
-// size of their formulas, the largest fields placed first.
+// size of their formulas, the largest fields placed first; a field no
+// output of the row reads (a column loop's alone) joins the smallest part,
+// computed but not stored, so that its checks run at every row as in the
+// serial loop. (Where several parts of a row fail, the record a plain
+// kernel keeps is the first written, no longer the first in field order:
+// across rows it was so already; a device step reruns the failing
+// sequence checked, in order.)
 //
 // The checked instantiation and the CPU keep one lane a row (the first
 // failure is the one of the fields' order), as does a space of fewer than

@@ -562,11 +562,15 @@ LogicalResult FillEmitter::emitRowLoop(CodeStream &cs, const PathPlan &plan,
       });
     sp.locals.clear();
     std::vector<std::string> deferred;
-    for (FieldOp field : part.fields)
-      if (failed(emitRowField(cs, plan, sp, field, read.contains(field),
-                              deferred, llvm::is_contained(part.stores,
-                                                           field))))
+    for (FieldOp field : part.fields) {
+      // A field the part computes but does not store keeps its value (its
+      // last value read nowhere else: unused under -Wall otherwise).
+      const bool stored = llvm::is_contained(part.stores, field);
+      if (failed(emitRowField(cs, plan, sp, field,
+                              read.contains(field) || !stored, deferred,
+                              stored)))
         return failure();
+    }
     if (!deferred.empty())
       cs.line("// The row's unbucketed outputs.");
     for (const std::string &store : deferred)
@@ -612,8 +616,9 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
             "{0};",
             parts.size());
     {
+      // One warp would run the parts in turn, recomputing what they share.
       CodeStream::Scope serial(cs, "if (kRowParts == 1 || step % 32 != 0 || "
-                                   "rows > 32)");
+                                   "step < 64 || rows > 32)");
       if (failed(emitRowLoop(cs, plan, sp, space, one)))
         return failure();
     }
