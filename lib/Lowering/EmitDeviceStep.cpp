@@ -134,7 +134,7 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
   cu.line("/// stage key, 0 for a fill's failure in the checked dry run; "
           "key[1..3]: the");
   cu.line("/// grid's words, zero again after each launch).");
-  CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
+  CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(512) "
                               "{0}_step_kernel(const {1} *__restrict__ "
                               "pc, uint64_t *__restrict__ key)",
                               p, ctx));
@@ -367,9 +367,8 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
     cu.line("dc.o_{0}_width = buffers[{1}].width;", po.name, k);
     cu.line("dc.o_{0}_capacity = buffers[{1}].capacity;", po.name, k);
   }
-  // One CTA a sequence of the largest batch, 256 lanes for the stage;
-  // its arrays for max_seqs sequences in dynamic shared memory.
-  cu.line("s.threads = 256;");
+  // One CTA a sequence of the largest batch (or as many as one wave
+  // holds); its arrays for max_seqs sequences in dynamic shared memory.
   cu.line("s.per_seq = 1;");
   cu.line("s.shared_bytes = {0}_step_layout(dc, nullptr, s.max_seqs);", p);
   // The device's opt-in limit, asked once per process; the kernel's own
@@ -397,20 +396,37 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   }
   // CTAs: at most one wave (each runs the stage; more would run it again
   // after the first wave), their threads' groups filling the sequences.
-  // The wave at these shared bytes, asked once per size.
-  cu.line("static std::atomic<int64_t> wave_bytes{-1}, wave{1};");
+  // 256 threads a CTA; 512 where a wave of those holds fewer CTAs than
+  // sequences: the same wave with twice the lanes for the stage's passes,
+  // the own steps' rows and the fills (a warp a sequence at N = 1024
+  // waited on each of a long row's loads in turn; H200, 2026-12-06: 8-15
+  // us less a step there; no gain where every sequence has a CTA). The
+  // wave at these shared bytes, asked once per size; CTAs and threads in
+  // one word (CTAs << 11 | threads).
+  cu.line("static std::atomic<int64_t> wave_bytes{-1}, wave{int64_t(1) << 11 "
+          "| 256};");
   {
     CodeStream::Scope ask(cu, "if (int64_t(s.shared_bytes) != "
                               "wave_bytes.load())");
-    cu.line("int64_t blocks = 0;");
+    cu.line("int64_t blocks = 0, wide = 0, threads = 256;");
     cu.line("if (cudaError_t e = resident_blocks(reinterpret_cast<const void "
-            "*>({0}_step_kernel), int(s.threads), s.shared_bytes, &blocks)) "
-            "return cuda_fail(\"{0}: occupancy\", e);",
+            "*>({0}_step_kernel), 256, s.shared_bytes, &blocks)) return "
+            "cuda_fail(\"{0}: occupancy\", e);",
             p);
-    cu.line("wave.store(std::max<int64_t>(1, blocks));");
+    {
+      CodeStream::Scope few(cu, "if (blocks < s.max_seqs)");
+      cu.line("if (cudaError_t e = resident_blocks(reinterpret_cast<const "
+              "void *>({0}_step_kernel), 512, s.shared_bytes, &wide)) return "
+              "cuda_fail(\"{0}: occupancy\", e);",
+              p);
+      cu.line("if (wide > 0) blocks = wide, threads = 512;");
+    }
+    cu.line("wave.store(std::max<int64_t>(1, blocks) << 11 | threads);");
     cu.line("wave_bytes.store(int64_t(s.shared_bytes));");
   }
-  cu.line("s.blocks = unsigned(std::min<int64_t>(s.max_seqs, wave.load()));");
+  cu.line("const int64_t shape = wave.load();");
+  cu.line("s.threads = unsigned(shape & 2047);");
+  cu.line("s.blocks = unsigned(std::min<int64_t>(s.max_seqs, shape >> 11));");
   emitStagingFinish(cu, plan);
 }
 
