@@ -52,7 +52,7 @@ namespace {
 const gen::OutputInfo *info() { return gen::kDecodeAsyncOutputs; }
 int elemSize(int k) { return info()[k].is_bool ? 1 : 4; }
 constexpr char kPattern = char(0x5a);
-constexpr int64_t kMaxSeqs = 64;
+constexpr int64_t kMaxSeqs = 64, kWideSeqs = 1024;
 
 /// SPEC-async.md §3: the step's decode batch, read from the state at each
 /// slot (slot -1: q = k = 1, token 0, state 0, num_blocks(1) zeros); what
@@ -189,10 +189,10 @@ ref::Config graphConfig(std::mt19937_64 &rng) {
 /// A valid step of `n` sequences of config `c` over `slots` random
 /// requests (histories up to max_model_len - nextn - 1, 0..nextn drafts,
 /// block-table rows num_blocks(k) long and up to 2 more), some sequences
-/// placeholders, then padded to kMaxSeqs with slot -1 placeholders when
-/// `pad`: a graph captured at kMaxSeqs replays any of them.
+/// placeholders, then padded to `padTo` with slot -1 placeholders (a
+/// graph captured at padTo sequences replays any of them).
 ref::AsyncBatch graphBatch(const ref::Config &c, std::mt19937_64 &rng,
-                           int64_t n, bool pad) {
+                           int64_t n, int64_t padTo = 0) {
   auto pick = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
@@ -218,7 +218,7 @@ ref::AsyncBatch graphBatch(const ref::Config &c, std::mt19937_64 &rng,
   }
   for (int64_t i = 0; i < n; ++i)
     a.sequences.push_back({pick(0, slots - 1), pick(0, 9) == 0, true});
-  while (pad && int64_t(a.sequences.size()) < kMaxSeqs)
+  while (int64_t(a.sequences.size()) < padTo)
     a.sequences.push_back({-1, true, true});
   return a;
 }
@@ -281,10 +281,11 @@ gen::Status step(gen::GpuStaging &s, const AsyncInputs &in, BufferSet &gpu,
 }
 
 /// Random slotted batches, valid and broken, each on buffers of its
-/// config's widths.
-bool randomAndBroken(int count, cudaStream_t stream) {
+/// config's widths, on a staging for `maxSeqs` sequences (its launch's
+/// shape: 1024 takes 512 threads a CTA, docs/device-step.md).
+bool randomAndBroken(int count, int64_t maxSeqs, cudaStream_t stream) {
   gen::GpuStaging staging;
-  gen::Status st = gen::gpu_staging_create(staging, kMaxSeqs, size_t(16) << 20);
+  gen::Status st = gen::gpu_staging_create(staging, maxSeqs, size_t(16) << 20);
   CHECK(st.ok, "staging: %s", st.message.c_str());
   int equal = 0, refused = 0, skipped = 0;
   for (uint64_t seed = 0; equal + refused < count; ++seed) {
@@ -339,7 +340,7 @@ bool randomAndBroken(int count, cudaStream_t stream) {
   // before any id is read (no read past the table), nothing written.
   {
     std::mt19937_64 rng(7);
-    ref::AsyncBatch a = graphBatch(graphConfig(rng), rng, 8, false);
+    ref::AsyncBatch a = graphBatch(graphConfig(rng), rng, 8);
     AsyncInputs in(a);
     std::vector<int32_t> lengths = in.tableLens;
     const size_t last = lengths.size() - 1;
@@ -367,38 +368,40 @@ bool randomAndBroken(int count, cudaStream_t stream) {
       return false;
     CHECK(after == before, "long table row: an output was written");
   }
-  gen::gpu_staging_destroy(staging);
-  std::printf("decode_async device step: %d random slotted batches equal the "
+  std::printf("decode_async device step, staging for %lld sequences (%u "
+              "CTAs of %u threads): %d random slotted batches equal the "
               "CPU; %d broken ones refused on the device in the CPU's words, "
               "every output byte as it was (%d with state arrays of other "
               "lengths skipped: the C++ API has one slot count)\n",
-              equal, refused, skipped);
+              (long long)maxSeqs, staging.blocks, staging.threads, equal,
+              refused, skipped);
+  gen::gpu_staging_destroy(staging);
   CHECK(equal > count / 2 && refused > count / 20,
         "too few batches of a kind: %d equal, %d refused", equal, refused);
   return true;
 }
 
-/// One graph of the launch captured at kMaxSeqs sequences, replayed with
+/// One graph of the launch captured at maxSeqs sequences, replayed with
 /// valid batches of the same config, unpadded and padded.
-bool graphReplay(cudaStream_t stream) {
+bool graphReplay(int64_t maxSeqs, cudaStream_t stream) {
   // One config for the graph (an engine's): the graph-replay test's,
   // with nextn 2.
   std::mt19937_64 rng(2026);
   const ref::Config config = graphConfig(rng);
   std::vector<ref::AsyncBatch> batches;
   for (int k = 0; k < 20; ++k) {
-    const int64_t n = 1 + int64_t(rng() % kMaxSeqs);
-    batches.push_back(graphBatch(config, rng, n, false));
-    batches.push_back(graphBatch(config, rng, n, true));
+    const int64_t n = 1 + int64_t(rng() % uint64_t(maxSeqs));
+    batches.push_back(graphBatch(config, rng, n));
+    batches.push_back(graphBatch(config, rng, n, maxSeqs));
   }
-  AsyncInputs first(graphBatch(config, rng, kMaxSeqs, false));
+  AsyncInputs first(graphBatch(config, rng, maxSeqs));
   CpuAnswer cpu = runCpu(first);
   CHECK(cpu.st.ok, "first: %s", cpu.st.message.c_str());
   gen::GpuStaging staging;
-  gen::Status st = gen::gpu_staging_create(staging, kMaxSeqs, size_t(16) << 20);
+  gen::Status st = gen::gpu_staging_create(staging, maxSeqs, size_t(16) << 20);
   CHECK(st.ok, "staging: %s", st.message.c_str());
   BufferSet gpu(info());
-  if (!allocate(gpu, cpu.set, 4096))
+  if (!allocate(gpu, cpu.set, 4 * maxSeqs * (1 + config.nextn)))
     return false;
   st = gen::decode_async_device_stage(staging, first.config(), first.device,
                                       gpu.buffers(), stream);
@@ -441,10 +444,10 @@ bool graphReplay(cudaStream_t stream) {
   CUDA_OK(cudaMemGetInfo(&freeAfter, &total));
   CHECK(freeAfter == freeBefore, "device memory changed: %zu -> %zu",
         freeBefore, freeAfter);
-  std::printf("graph: one launch captured at %lld sequences, %d replays (half "
-              "padded with slot -1 placeholders) equal the CPU, no buffer "
-              "moved, free memory unchanged\n",
-              (long long)kMaxSeqs, replays);
+  std::printf("graph: one launch captured at %lld sequences (%u CTAs of %u "
+              "threads), %d replays (half padded with slot -1 placeholders) "
+              "equal the CPU, no buffer moved, free memory unchanged\n",
+              (long long)maxSeqs, staging.blocks, staging.threads, replays);
   gen::gpu_staging_destroy(staging);
   return true;
 }
@@ -454,7 +457,11 @@ bool graphReplay(cudaStream_t stream) {
 int main(int argc, char **argv) {
   const int count = argc > 1 ? std::atoi(argv[1]) : 400;
   return gputest::runOnStream([&](cudaStream_t stream) {
-    const bool ok = randomAndBroken(count, stream);
-    return graphReplay(stream) && ok;
+    // kMaxSeqs: a CTA a sequence; kWideSeqs: fewer CTAs than sequences
+    // in a wave, 512 threads each.
+    bool ok = randomAndBroken(count, kMaxSeqs, stream);
+    ok = randomAndBroken(count / 4, kWideSeqs, stream) && ok;
+    ok = graphReplay(kMaxSeqs, stream) && ok;
+    return graphReplay(kWideSeqs, stream) && ok;
   });
 }
