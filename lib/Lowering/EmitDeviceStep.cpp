@@ -397,36 +397,35 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
   // CTAs: at most one wave (each runs the stage; more would run it again
   // after the first wave), their threads' groups filling the sequences.
   // 256 threads a CTA; 512 where a wave of those holds fewer CTAs than
-  // sequences: the same wave with twice the lanes for the stage's passes,
-  // the own steps' rows and the fills (a warp a sequence at N = 1024
-  // waited on each of a long row's loads in turn; H200, 2026-12-06: 8-15
-  // us less a step there; no gain where every sequence has a CTA). The
-  // wave at these shared bytes, asked once per size; CTAs and threads in
-  // one word (CTAs << 11 | threads).
-  cu.line("static std::atomic<int64_t> wave_bytes{-1}, wave{int64_t(1) << 11 "
-          "| 256};");
+  // sequences and a wave of 512-thread CTAs holds as many: the same CTAs
+  // with twice the lanes for the stage's passes, the own steps' rows and
+  // the fills (at N = 1024 a warp a sequence waited on each of a long
+  // row's loads in turn; H200, 2026-12-06: 8-15 us less a step there; no
+  // gain where every sequence has a CTA). Where the 512-thread wave is
+  // smaller (registers: one CTA an SM), it would be the same lanes in
+  // fewer CTAs. Both waves at these shared bytes, asked once per size and
+  // kept in one word with it (bytes << 32 | CTAs of 256 << 16 | of 512),
+  // so a concurrent pack of another size reads a whole one.
+  cu.line("static std::atomic<int64_t> wave{-1};");
+  cu.line("int64_t known = wave.load();");
   {
-    CodeStream::Scope ask(cu, "if (int64_t(s.shared_bytes) != "
-                              "wave_bytes.load())");
-    cu.line("int64_t blocks = 0, wide = 0, threads = 256;");
-    cu.line("if (cudaError_t e = resident_blocks(reinterpret_cast<const void "
-            "*>({0}_step_kernel), 256, s.shared_bytes, &blocks)) return "
-            "cuda_fail(\"{0}: occupancy\", e);",
-            p);
-    {
-      CodeStream::Scope few(cu, "if (blocks < s.max_seqs)");
+    CodeStream::Scope ask(cu, "if (known >> 32 != int64_t(s.shared_bytes))");
+    cu.line("int64_t narrow = 0, wide = 0;");
+    for (int threads : {256, 512})
       cu.line("if (cudaError_t e = resident_blocks(reinterpret_cast<const "
-              "void *>({0}_step_kernel), 512, s.shared_bytes, &wide)) return "
+              "void *>({0}_step_kernel), {1}, s.shared_bytes, &{2})) return "
               "cuda_fail(\"{0}: occupancy\", e);",
-              p);
-      cu.line("if (wide > 0) blocks = wide, threads = 512;");
-    }
-    cu.line("wave.store(std::max<int64_t>(1, blocks) << 11 | threads);");
-    cu.line("wave_bytes.store(int64_t(s.shared_bytes));");
+              p, threads, threads == 256 ? "narrow" : "wide");
+    cu.line("known = int64_t(s.shared_bytes) << 32 | std::min<int64_t>(narrow, "
+            "0xffff) << 16 | std::min<int64_t>(wide, 0xffff);");
+    cu.line("wave.store(known);");
   }
-  cu.line("const int64_t shape = wave.load();");
-  cu.line("s.threads = unsigned(shape & 2047);");
-  cu.line("s.blocks = unsigned(std::min<int64_t>(s.max_seqs, shape >> 11));");
+  cu.line("const int64_t narrow = std::max<int64_t>(1, known >> 16 & 0xffff), "
+          "wide = known & 0xffff;");
+  cu.line("const bool wider = narrow < s.max_seqs && wide >= narrow;");
+  cu.line("s.threads = wider ? 512 : 256;");
+  cu.line("s.blocks = unsigned(std::min<int64_t>(s.max_seqs, wider ? wide : "
+          "narrow));");
   emitStagingFinish(cu, plan);
 }
 
