@@ -600,15 +600,14 @@ LogicalResult FillEmitter::emitSpaceLoops(CodeStream &cs, const PathPlan &plan,
   SmallVector<FieldOp> perRow, perColumn;
   for (FieldOp field : space.fields)
     (field.getCols() ? perColumn : perRow).push_back(field);
-  std::vector<RowPart> parts = rowParts(
-      perRow, [&](FieldOp f) { return L.outputOf(plan, f) != nullptr; },
-      kMaxRowParts);
-  std::vector<RowPart> one = rowParts(
-      perRow, [&](FieldOp f) { return L.outputOf(plan, f) != nullptr; }, 1);
+  auto isOutput = [&](FieldOp f) { return L.outputOf(plan, f) != nullptr; };
+  std::vector<RowPart> parts = rowParts(perRow, isOutput, kMaxRowParts);
   if (parts.size() < 2) {
-    if (failed(emitRowLoop(cs, plan, sp, space, one)))
+    // One part: every field, every output (rowParts' whole row).
+    if (failed(emitRowLoop(cs, plan, sp, space, parts)))
       return failure();
   } else {
+    std::vector<RowPart> one = rowParts(perRow, isOutput, 1);
     // The fast instantiation on the GPU: a lane a part of a row
     // (RowParts.h), where a warp's lanes hold the rows (a decode
     // sequence's few; a long prompt's lanes are busy already).
