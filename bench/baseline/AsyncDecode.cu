@@ -182,6 +182,118 @@ __global__ void __launch_bounds__(256)
   writeSequence(a, i, v, start, t, nt);
 }
 
+
+/// Exclusive prefix sums of `q[0, n)` in place over the CTA (each thread a
+/// contiguous chunk); returns the total.
+__device__ int32_t blockScan(int32_t *q, int32_t n) {
+  __shared__ int32_t warps[32];
+  const int32_t t = threadIdx.x, nt = blockDim.x, lane = t % 32, w = t / 32;
+  const int32_t chunk = (n + nt - 1) / nt, lo = min(n, t * chunk),
+                hi = min(n, lo + chunk);
+  int32_t own = 0;
+  for (int32_t j = lo; j < hi; ++j)
+    own += q[j];
+  int32_t incl = own;
+  for (int o = 1; o < 32; o *= 2) {
+    const int32_t v = __shfl_up_sync(0xffffffffu, incl, o);
+    if (lane >= o)
+      incl += v;
+  }
+  if (lane == 31)
+    warps[w] = incl;
+  __syncthreads();
+  int32_t before = incl - own, total = 0;
+  for (int32_t k = 0; k < (nt + 31) / 32; ++k) {
+    if (k < w)
+      before += warps[k];
+    total += warps[k];
+  }
+  for (int32_t j = lo; j < hi; ++j) {
+    const int32_t v = q[j];
+    q[j] = before;
+    before += v;
+  }
+  __syncthreads();
+  return total;
+}
+
+/// Sequence i's block ids (its rows' num_blocks(k) columns): its failure
+/// key if one is negative or its last slot leaves int32, else kAsyncOk.
+/// Thread t of nt; the caller reduces.
+__device__ int32_t checkBlockIds(const AsyncDecodeArgs &a, int32_t i,
+                                 const Resolved &v, int32_t t, int32_t nt) {
+  if (!v.blocks)
+    return kAsyncOk;
+  const int32_t B = a.f.block_size, n0 = a.f.ca[0], bc0 = B / n0;
+  const int32_t k = v.s + v.q, nb = (k / n0 + bc0 - 1) / bc0;
+  const int32_t top = (INT32_MAX - (B - 1)) / B;
+  bool bad = false;
+  for (int32_t c = t; c < nb; c += nt) {
+    const int32_t id = v.blocks[c];
+    bad |= id < 0 || id > top;
+  }
+  return bad ? i * kAsyncRules + kAsyncBlockId : kAsyncOk;
+}
+
+/// The lowest of every CTA's `key`, in every thread: one grid-wide
+/// barrier (all CTAs resident: a cooperative launch).
+__device__ int32_t gridLowest(int32_t key, int32_t *g) {
+  __shared__ int32_t lowest;
+  if (threadIdx.x == 0) {
+    if (key != kAsyncOk)
+      atomicMin(&g[0], key);
+    __threadfence();
+    atomicAdd(&g[1], 1);
+    while (*static_cast<volatile int32_t *>(&g[1]) < int32_t(gridDim.x))
+      ;
+    __threadfence();
+    lowest = *static_cast<volatile int32_t *>(&g[0]);
+    if (atomicAdd(&g[2], 1) == int32_t(gridDim.x) - 1) {
+      g[0] = kAsyncOk;
+      g[1] = 0;
+      g[2] = 0;
+      __threadfence();
+    }
+  }
+  __syncthreads();
+  return lowest;
+}
+
+/// kCopyFullChecked: one wave of CTAs, CTA b owning sequences b, b + grid,
+/// ...; every CTA checks every sequence's rules and scans the q (its own
+/// sequences' row starts), checks its own sequences' block ids, and the
+/// grid agrees on the first failure before any CTA writes.
+__global__ void __launch_bounds__(256)
+    asyncDecodeFullChecked(const AsyncDecodeArgs a) {
+  extern __shared__ int32_t starts[];
+  const int32_t t = threadIdx.x, nt = blockDim.x, n = a.f.num_seqs;
+  int32_t first = kAsyncOk, unused = 0;
+  for (int32_t j = t; j < n; j += nt) {
+    int32_t q = 1;
+    first = min(first, checkSequence(a, j, q));
+    starts[j] = q;
+  }
+  __syncthreads();
+  blockScan(starts, n);
+  for (int32_t i = blockIdx.x; i < n && first == kAsyncOk; i += gridDim.x) {
+    int32_t q = 1;
+    if (checkSequence(a, i, q) == kAsyncOk)
+      first = min(first, checkBlockIds(a, i, resolve(a, i), t, nt));
+  }
+  blockSumMin(unused, first);
+  const int32_t verdict = gridLowest(first, a.grid);
+  if (blockIdx.x == 0 && t == 0)
+    *a.verdict = verdict;
+  if (verdict != kAsyncOk)
+    return;
+  for (int32_t i = blockIdx.x; i < n; i += gridDim.x) {
+    const Resolved v = resolve(a, i);
+    if (v.record)
+      applyJoin(a.state, v.record, t, nt);
+    writeSequence(a, i, v, starts[i], t, nt);
+  }
+}
+
 } // namespace
 
 const char *imeta::baseline::asyncRuleText(int32_t rule) {
@@ -198,6 +310,9 @@ const char *imeta::baseline::asyncRuleText(int32_t rule) {
     return "R3: seqlen_k <= max_model_len";
   case kAsyncShortRow:
     return "R3: block_table has >= num_blocks entries";
+  case kAsyncBlockId:
+    return "block_table: 0 <= id and id * block_size + block_size - 1 "
+           "fits int32";
   default:
     return "unknown rule";
   }
@@ -237,6 +352,26 @@ std::string AsyncDecode::create(cudaStream_t stream) {
     return cudaFail("staging", e);
   a.verdict = reinterpret_cast<int32_t *>(static_cast<char *>(device) +
                                           capacity);
+  a.grid = a.verdict + 1;
+  const int32_t gridWords[3] = {kAsyncOk, 0, 0};
+  if (cudaError_t e = cudaMemcpy(a.grid, gridWords, sizeof(gridWords),
+                                 cudaMemcpyHostToDevice))
+    return cudaFail("grid words", e);
+  const size_t starts = size_t(n) * 4;
+  if (shape == AsyncShape::kCopyFullChecked) {
+    int perSm = 0, sms = 0, dev = 0;
+    if (cudaError_t e = cudaGetDevice(&dev))
+      return cudaFail("device", e);
+    if (cudaError_t e = cudaDeviceGetAttribute(
+            &sms, cudaDevAttrMultiProcessorCount, dev))
+      return cudaFail("SM count", e);
+    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &perSm, asyncDecodeFullChecked, 256, starts))
+      return cudaFail("occupancy", e);
+    blocks = std::min(n, perSm * sms);
+    if (blocks < 1)
+      return "(b''): the full-checked kernel fits no SM";
+  }
   if (shape == AsyncShape::kMappedChecked)
     return createMapped(stream);
   const int32_t *words = static_cast<const int32_t *>(device);
@@ -244,12 +379,28 @@ std::string AsyncDecode::create(cudaStream_t stream) {
   a.info = words + n;
   a.records = words + recordsAt;
   return graph.create(device, capacity, stream, [&](cudaStream_t s) {
+    if (shape == AsyncShape::kCopyFullChecked)
+      return launchFull(s, starts);
     if (shape == AsyncShape::kCopyChecked)
       asyncDecodeChecked<<<n, 256, 0, s>>>(a);
     else
       asyncDecode<<<n, 256, 0, s>>>(a);
     return cudaGetLastError();
   });
+}
+
+cudaError_t AsyncDecode::launchFull(cudaStream_t stream, size_t shared) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(blocks));
+  cfg.blockDim = dim3(256);
+  cfg.dynamicSmemBytes = shared;
+  cfg.stream = stream;
+  cudaLaunchAttribute cooperative[1];
+  cooperative[0].id = cudaLaunchAttributeCooperative;
+  cooperative[0].val.cooperative = 1;
+  cfg.attrs = cooperative;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, asyncDecodeFullChecked, a);
 }
 
 std::string AsyncDecode::createMapped(cudaStream_t stream) {

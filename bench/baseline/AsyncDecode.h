@@ -17,6 +17,11 @@
 // fails (CTA 0 records the first failing sequence and rule); the step's
 // slots reach the device by the graph's copy (kCopyChecked) or are read
 // from mapped pinned memory, the graph one kernel node (kMappedChecked).
+// A third, kCopyFullChecked, checks what imeta's generated step checks
+// beyond those rules: every block id a sequence's rows copy is >= 0 and
+// its last slot (id * block_size + block_size - 1) fits int32, each CTA
+// its own sequences' rows, the CTAs agreeing on the verdict through one
+// grid-wide barrier (a cooperative launch) before any write.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,10 +51,13 @@ struct AsyncDecodeArgs {
   /// step's verdict (kAsyncOk, or the first failure's key).
   int32_t max_model_len;
   int32_t *verdict;
+  /// kCopyFullChecked: the grid's words (lowest key, arrivals, departures;
+  /// the last CTA to leave resets them).
+  int32_t *grid;
 };
 
 /// How the step reaches the device and whether it checks (see above).
-enum class AsyncShape { kCopy, kCopyChecked, kMappedChecked };
+enum class AsyncShape { kCopy, kCopyChecked, kMappedChecked, kCopyFullChecked };
 
 /// The rules the checked shapes check, in the order a sequence's are
 /// checked. A failure's key is sequence * kAsyncRules + rule.
@@ -60,6 +68,7 @@ enum AsyncRule {
   kAsyncComputed,       ///< num_computed >= 0
   kAsyncModelLen,       ///< k <= max_model_len
   kAsyncShortRow,       ///< the block-table row holds num_blocks(k)
+  kAsyncBlockId,        ///< kCopyFullChecked: 0 <= id, id's slots in int32
   kAsyncRules
 };
 constexpr int32_t kAsyncOk = INT32_MAX;
@@ -99,11 +108,15 @@ public:
 
 private:
   std::string createMapped(cudaStream_t stream);
+  cudaError_t launchFull(cudaStream_t stream, size_t shared);
 
   AsyncDecodeArgs a{};
   AsyncShape shape;
   runtime::StepGraph graph;
   int32_t n, maxJoins;
+  /// kCopyFullChecked: the CTAs of one wave (each owns every blocks-th
+  /// sequence).
+  int32_t blocks = 0;
   size_t recordsAt, capacity, used = 0;
   void *device = nullptr;
   int32_t *host = nullptr;

@@ -27,6 +27,10 @@
 //                when one fails (AsyncShape::kCopyChecked);
 //   chk mapped   the same, its slots read from mapped pinned memory: the
 //                graph one kernel node (AsyncShape::kMappedChecked);
+//   chk full     chk copy that also checks what imeta's step checks of the
+//                rows: every block id a row copies >= 0 and its slots in
+//                int32, each CTA its own sequences' rows, one grid-wide
+//                verdict before any write (AsyncShape::kCopyFullChecked);
 //   imeta        the generated decode_async's device step on the state
 //                where it lives (imeta-inline-resolves; AsyncInputs.h's
 //                AsyncDeviceInputs: the block table read as the engine's
@@ -44,6 +48,9 @@
 //   imeta pack   of it, decode_async_device_pack alone (the staging's
 //                slot and the batch's arrays ready): the generated host
 //                part of a step;
+//   alone cold   imeta alone again with the device's L2 flushed before it
+//                (untimed: a write of twice its size), since imeta alone
+//                runs right after imeta on the same state and outputs;
 //   (a)          what an engine without device-side metadata pays: the
 //                joins' copy + scatter, the state to the host, sync, the
 //                eager loops (the generated CPU decode_async) into pinned
@@ -167,6 +174,39 @@ void checkRefusal(const char *name, baseline::AsyncDecode &shape,
     die(std::string(name) + ": a refused step wrote an output");
 }
 
+/// A negative block id in the first live sequence's state row: the full
+/// check must name that sequence and write nothing (the id restored).
+void checkBadBlock(baseline::AsyncDecode &shape, AsyncSet &set,
+                   bench::AsyncStream &st, int32_t n, cudaStream_t stream) {
+  const int32_t *slots = st.slots();
+  int32_t seq = 0;
+  while (seq < n && slots[seq] < 0)
+    ++seq;
+  if (seq == n)
+    return;
+  int32_t *at = st.device().block_table +
+                int64_t(slots[seq]) * st.device().max_blocks;
+  int32_t old = 0;
+  const int32_t bad = -1;
+  CUDA_OK(cudaMemcpy(&old, at, 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(at, &bad, 4, cudaMemcpyHostToDevice));
+  const auto before = snapshot(set);
+  std::string e = shape.pack(slots, st.placeholders(), {});
+  if (e.empty())
+    e = shape.launch(stream);
+  if (!e.empty())
+    die(e);
+  const std::string got = shape.verdict(stream),
+                    want = "sequence " + std::to_string(seq) + ": " +
+                           baseline::asyncRuleText(baseline::kAsyncBlockId);
+  CUDA_OK(cudaMemcpy(at, &old, 4, cudaMemcpyHostToDevice));
+  if (got != want)
+    die("chk full: a negative block id: '" + got + "', expected '" + want +
+        "'");
+  if (snapshot(set) != before)
+    die("chk full: a refused step wrote an output");
+}
+
 void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
            bench::AsyncStream &st, bench::AsyncInputs &in, int32_t n,
            const Runs &runs, cudaStream_t stream) {
@@ -180,13 +220,13 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
 }
 
 struct Row {
-  double floor, bpp, bppHost, chk, map, imeta, imetaHost, alone, pack, eager,
-      bppBytes, joins;
+  double floor, bpp, bppHost, chk, map, full, imeta, imetaHost, alone, pack, cold,
+      eager, bppBytes, joins;
 };
 
 /// The medians of a case's steps.
-Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
-           cudaStream_t stream, runtime::GraphLaunch &empty) {
+Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
+        runtime::GraphLaunch &empty, void *flush, size_t flushBytes) {
   ref::Config rc = bench::stepConfig();
   rc.nextn = nextn;
   const bench::AsyncConfig cfg(rc);
@@ -196,11 +236,13 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
   if (std::string e = st.start(stream); !e.empty())
     die(e);
   bench::AsyncInputs in(st.host());
-  AsyncSet bppSet(info()), chkSet(info()), mapSet(info()), imetaSet(info()),
+  AsyncSet bppSet(info()), chkSet(info()), mapSet(info()), fullSet(info()),
+      imetaSet(info()),
       eagerDev(info()), eagerHost(info());
   allocate(bppSet, cfg, n, runtime::Memory::Device);
   allocate(chkSet, cfg, n, runtime::Memory::Device);
   allocate(mapSet, cfg, n, runtime::Memory::Device);
+  allocate(fullSet, cfg, n, runtime::Memory::Device);
   allocate(imetaSet, cfg, n, runtime::Memory::Device);
   allocate(eagerDev, cfg, n, runtime::Memory::Device);
   allocate(eagerHost, cfg, n, runtime::Memory::PinnedHost);
@@ -211,15 +253,19 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
     die(e);
   baseline::AsyncDecode chk(rc, st.device(), n, maxJoins,
                             baseline::AsyncShape::kCopyChecked),
-      map(rc, st.device(), n, maxJoins, baseline::AsyncShape::kMappedChecked);
+      map(rc, st.device(), n, maxJoins, baseline::AsyncShape::kMappedChecked),
+      full(rc, st.device(), n, maxJoins,
+           baseline::AsyncShape::kCopyFullChecked);
   bindViews(chk, chkSet);
   bindViews(map, mapSet);
-  for (baseline::AsyncDecode *shape : {&chk, &map})
+  bindViews(full, fullSet);
+  for (baseline::AsyncDecode *shape : {&chk, &map, &full})
     if (std::string e = shape->create(stream); !e.empty())
       die(e);
   const Runs runs = {{"(b'')", &bppSet},
                      {"chk copy", &chkSet},
                      {"chk mapped", &mapSet},
+                     {"chk full", &fullSet},
                      {"imeta", &imetaSet}};
 
   // imeta: one pack before the capture, so that the graph launches at the
@@ -309,7 +355,8 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
     };
     r.chk = checked(chk);
     r.map = checked(map);
-    for (baseline::AsyncDecode *shape : {&chk, &map})
+    r.full = checked(full);
+    for (baseline::AsyncDecode *shape : {&chk, &map, &full})
       if (std::string e = shape->verdict(stream); !e.empty())
         die("step " + std::to_string(step) + ": a checked shape refused: " +
             e);
@@ -335,24 +382,33 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
     if (!status.ok)
       die("step " + std::to_string(step) + ": imeta kernel: " +
           status.message);
-    r.alone = timed([&] {
-      alone.host = aloneGraph->next();
-      if (!alone.host)
-        die("imeta alone: staging wait failed");
-      const gen::Sequences &seqs = din.build(n, slots, ph);
-      const double t0 = nowUs();
-      gen::Status s = gen::decode_async_device_pack(alone, cfg.config, seqs,
-                                                    imetaSet.buffers());
-      r.pack = nowUs() - t0;
+    // imeta alone: the pack (its time in `pack`, if given) and the replay.
+    auto aloneStep = [&](const std::string &what, double *pack) {
+      const double us = timed([&] {
+        alone.host = aloneGraph->next();
+        if (!alone.host)
+          die(what + ": staging wait failed");
+        const gen::Sequences &seqs = din.build(n, slots, ph);
+        const double t0 = nowUs();
+        gen::Status s = gen::decode_async_device_pack(alone, cfg.config, seqs,
+                                                      imetaSet.buffers());
+        if (pack)
+          *pack = nowUs() - t0;
+        if (!s.ok)
+          die("step " + std::to_string(step) + ": " + what + ": " + s.message);
+        if (std::string e = aloneGraph->replay(alone.used, stream); !e.empty())
+          die(e);
+      });
+      gen::Status s = gen::decode_async_check(alone, stream);
       if (!s.ok)
-        die("step " + std::to_string(step) + ": imeta alone: " + s.message);
-      if (std::string e = aloneGraph->replay(alone.used, stream); !e.empty())
-        die(e);
-    });
-    status = gen::decode_async_check(alone, stream);
-    if (!status.ok)
-      die("step " + std::to_string(step) + ": imeta alone's kernel: " +
-          status.message);
+        die("step " + std::to_string(step) + ": " + what +
+            "'s kernel: " + s.message);
+      return us;
+    };
+    r.alone = aloneStep("imeta alone", &r.pack);
+    CUDA_OK(cudaMemsetAsync(flush, step & 0xff, flushBytes, stream));
+    CUDA_OK(cudaStreamSynchronize(stream));
+    r.cold = aloneStep("alone cold", nullptr);
     r.eager = timed([&] {
       CUDA_OK(st.applyJoins(stream));
       CUDA_OK(st.copyBack(stream));
@@ -384,6 +440,8 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
   }
   checkRefusal("chk copy", chk, chkSet, st, n, stream);
   checkRefusal("chk mapped", map, mapSet, st, n, stream);
+  checkRefusal("chk full", full, fullSet, st, n, stream);
+  checkBadBlock(full, fullSet, st, n, stream);
   graph.reset();
   staging.host = staging.host_owned;
   gen::gpu_staging_destroy(staging);
@@ -396,11 +454,12 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps,
       v.push_back(r.*f);
     return median(v);
   };
-  return {med(&Row::floor), med(&Row::bpp),       med(&Row::bppHost),
-          med(&Row::chk),   med(&Row::map),       med(&Row::imeta),
+  return {med(&Row::floor),     med(&Row::bpp),   med(&Row::bppHost),
+          med(&Row::chk),       med(&Row::map),   med(&Row::full),
+          med(&Row::imeta),
           med(&Row::imetaHost), med(&Row::alone), med(&Row::pack),
-          med(&Row::eager),
-          med(&Row::bppBytes), med(&Row::joins)};
+          med(&Row::cold),      med(&Row::eager), med(&Row::bppBytes),
+          med(&Row::joins)};
 }
 
 } // namespace
@@ -416,16 +475,21 @@ int main(int argc, char **argv) {
   CUDA_OK(cudaStreamCreate(&stream));
   runtime::GraphLaunch empty;
   bench::captureEmpty(empty, stream);
+  // Written before `alone cold`: twice the L2.
+  const size_t flushBytes = size_t(2) * size_t(prop.l2CacheSize);
+  void *flush = nullptr;
+  CUDA_OK(cudaMalloc(&flush, flushBytes));
   std::printf("decode_async step on request state in device memory, %s: us "
               "per step, medians of %d steps after 20; every output byte of "
               "(b'') and imeta checked against the CPU routine every "
               "50 steps\n\n",
               prop.name, steps);
   std::printf("| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
-              "chk mapped | imeta | imeta host | imeta alone | imeta pack | "
-              "(a) | (a)/imeta | imeta/(b'') | (b'') H2D B | joins |\n");
+              "chk mapped | chk full | imeta | imeta host | imeta alone | imeta pack | "
+              "alone cold | (a) | (a)/imeta | imeta/(b'') | (b'') H2D B | "
+              "joins |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-              "---|---|\n");
+              "---|---|---|---|\n");
   // IMETA_BENCH_N=<N>: that batch size only (a profiler's run).
   const char *only = std::getenv("IMETA_BENCH_N");
   for (int32_t n : {64, 256, 1024})
@@ -433,16 +497,18 @@ int main(int argc, char **argv) {
       for (int64_t hist : {131072, 4096}) {
         if (only && std::atoi(only) != n)
           continue;
-        const Row r = run(n, nextn, hist, steps, stream, empty);
+        const Row r =
+            run(n, nextn, hist, steps, stream, empty, flush, flushBytes);
         std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
-                    "%.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.2f | %.0f | "
-                    "%.0f |\n",
+                    "%.1f | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.1f | %.2f | "
+                    "%.0f | %.0f |\n",
                     n, nextn, (long long)(hist / 1024), r.floor, r.bpp,
-                    r.bppHost, r.chk, r.map, r.imeta, r.imetaHost, r.alone,
-                    r.pack, r.eager, r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes,
-                    r.joins);
+                    r.bppHost, r.chk, r.map, r.full, r.imeta, r.imetaHost, r.alone,
+                    r.pack, r.cold, r.eager, r.eager / r.imeta, r.imeta / r.bpp,
+                    r.bppBytes, r.joins);
         std::fflush(stdout);
       }
+  CUDA_OK(cudaFree(flush));
   CUDA_OK(cudaStreamDestroy(stream));
   return 0;
 }
