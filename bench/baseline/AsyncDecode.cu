@@ -182,7 +182,6 @@ __global__ void __launch_bounds__(256)
   writeSequence(a, i, v, start, t, nt);
 }
 
-
 /// Exclusive prefix sums of `q[0, n)` in place over the CTA (each thread a
 /// contiguous chunk); returns the total.
 __device__ int32_t blockScan(int32_t *q, int32_t n) {
@@ -362,8 +361,8 @@ std::string AsyncDecode::create(cudaStream_t stream) {
     int perSm = 0, sms = 0, dev = 0;
     if (cudaError_t e = cudaGetDevice(&dev))
       return cudaFail("device", e);
-    if (cudaError_t e = cudaDeviceGetAttribute(
-            &sms, cudaDevAttrMultiProcessorCount, dev))
+    if (cudaError_t e =
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev))
       return cudaFail("SM count", e);
     if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &perSm, asyncDecodeFullChecked, 256, starts))

@@ -62,13 +62,13 @@ enum class AsyncShape { kCopy, kCopyChecked, kMappedChecked, kCopyFullChecked };
 /// The rules the checked shapes check, in the order a sequence's are
 /// checked. A failure's key is sequence * kAsyncRules + rule.
 enum AsyncRule {
-  kAsyncSlotRange,      ///< -1 <= slot < slots
-  kAsyncSlotNotPh,      ///< slot -1 only for a placeholder
-  kAsyncDrafts,         ///< 0 <= num_drafts <= nextn
-  kAsyncComputed,       ///< num_computed >= 0
-  kAsyncModelLen,       ///< k <= max_model_len
-  kAsyncShortRow,       ///< the block-table row holds num_blocks(k)
-  kAsyncBlockId,        ///< kCopyFullChecked: 0 <= id, id's slots in int32
+  kAsyncSlotRange, ///< -1 <= slot < slots
+  kAsyncSlotNotPh, ///< slot -1 only for a placeholder
+  kAsyncDrafts,    ///< 0 <= num_drafts <= nextn
+  kAsyncComputed,  ///< num_computed >= 0
+  kAsyncModelLen,  ///< k <= max_model_len
+  kAsyncShortRow,  ///< the block-table row holds num_blocks(k)
+  kAsyncBlockId,   ///< kCopyFullChecked: 0 <= id, id's slots in int32
   kAsyncRules
 };
 constexpr int32_t kAsyncOk = INT32_MAX;

@@ -184,8 +184,8 @@ void checkBadBlock(baseline::AsyncDecode &shape, AsyncSet &set,
     ++seq;
   if (seq == n)
     return;
-  int32_t *at = st.device().block_table +
-                int64_t(slots[seq]) * st.device().max_blocks;
+  int32_t *at =
+      st.device().block_table + int64_t(slots[seq]) * st.device().max_blocks;
   int32_t old = 0;
   const int32_t bad = -1;
   CUDA_OK(cudaMemcpy(&old, at, 4, cudaMemcpyDeviceToHost));
@@ -220,8 +220,8 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
 }
 
 struct Row {
-  double floor, bpp, bppHost, chk, map, full, imeta, imetaHost, alone, pack, cold,
-      eager, bppBytes, joins;
+  double floor, bpp, bppHost, chk, map, full, imeta, imetaHost, alone, pack,
+      cold, eager, bppBytes, joins;
 };
 
 /// The medians of a case's steps.
@@ -237,8 +237,7 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
     die(e);
   bench::AsyncInputs in(st.host());
   AsyncSet bppSet(info()), chkSet(info()), mapSet(info()), fullSet(info()),
-      imetaSet(info()),
-      eagerDev(info()), eagerHost(info());
+      imetaSet(info()), eagerDev(info()), eagerHost(info());
   allocate(bppSet, cfg, n, runtime::Memory::Device);
   allocate(chkSet, cfg, n, runtime::Memory::Device);
   allocate(mapSet, cfg, n, runtime::Memory::Device);
@@ -454,12 +453,11 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
       v.push_back(r.*f);
     return median(v);
   };
-  return {med(&Row::floor),     med(&Row::bpp),   med(&Row::bppHost),
-          med(&Row::chk),       med(&Row::map),   med(&Row::full),
-          med(&Row::imeta),
-          med(&Row::imetaHost), med(&Row::alone), med(&Row::pack),
-          med(&Row::cold),      med(&Row::eager), med(&Row::bppBytes),
-          med(&Row::joins)};
+  return {med(&Row::floor),    med(&Row::bpp),       med(&Row::bppHost),
+          med(&Row::chk),      med(&Row::map),       med(&Row::full),
+          med(&Row::imeta),    med(&Row::imetaHost), med(&Row::alone),
+          med(&Row::pack),     med(&Row::cold),      med(&Row::eager),
+          med(&Row::bppBytes), med(&Row::joins)};
 }
 
 } // namespace
@@ -484,10 +482,11 @@ int main(int argc, char **argv) {
               "(b'') and imeta checked against the CPU routine every "
               "50 steps\n\n",
               prop.name, steps);
-  std::printf("| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
-              "chk mapped | chk full | imeta | imeta host | imeta alone | imeta pack | "
-              "alone cold | (a) | (a)/imeta | imeta/(b'') | (b'') H2D B | "
-              "joins |\n");
+  std::printf(
+      "| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
+      "chk mapped | chk full | imeta | imeta host | imeta alone | imeta pack | "
+      "alone cold | (a) | (a)/imeta | imeta/(b'') | (b'') H2D B | "
+      "joins |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
               "---|---|---|---|\n");
   // IMETA_BENCH_N=<N>: that batch size only (a profiler's run).
@@ -499,13 +498,13 @@ int main(int argc, char **argv) {
           continue;
         const Row r =
             run(n, nextn, hist, steps, stream, empty, flush, flushBytes);
-        std::printf("| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
-                    "%.1f | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.1f | %.2f | "
-                    "%.0f | %.0f |\n",
-                    n, nextn, (long long)(hist / 1024), r.floor, r.bpp,
-                    r.bppHost, r.chk, r.map, r.full, r.imeta, r.imetaHost, r.alone,
-                    r.pack, r.cold, r.eager, r.eager / r.imeta, r.imeta / r.bpp,
-                    r.bppBytes, r.joins);
+        std::printf(
+            "| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
+            "%.1f | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.1f | %.2f | "
+            "%.0f | %.0f |\n",
+            n, nextn, (long long)(hist / 1024), r.floor, r.bpp, r.bppHost,
+            r.chk, r.map, r.full, r.imeta, r.imetaHost, r.alone, r.pack, r.cold,
+            r.eager, r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes, r.joins);
         std::fflush(stdout);
       }
   CUDA_OK(cudaFree(flush));
