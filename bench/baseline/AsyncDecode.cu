@@ -183,8 +183,8 @@ __global__ void __launch_bounds__(256)
 }
 
 /// Exclusive prefix sums of `q[0, n)` in place over the CTA (each thread a
-/// contiguous chunk); returns the total.
-__device__ int32_t blockScan(int32_t *q, int32_t n) {
+/// contiguous chunk).
+__device__ void blockScan(int32_t *q, int32_t n) {
   __shared__ int32_t warps[32];
   const int32_t t = threadIdx.x, nt = blockDim.x, lane = t % 32, w = t / 32;
   const int32_t chunk = (n + nt - 1) / nt, lo = min(n, t * chunk),
@@ -201,19 +201,15 @@ __device__ int32_t blockScan(int32_t *q, int32_t n) {
   if (lane == 31)
     warps[w] = incl;
   __syncthreads();
-  int32_t before = incl - own, total = 0;
-  for (int32_t k = 0; k < (nt + 31) / 32; ++k) {
-    if (k < w)
-      before += warps[k];
-    total += warps[k];
-  }
+  int32_t before = incl - own;
+  for (int32_t k = 0; k < w; ++k)
+    before += warps[k];
   for (int32_t j = lo; j < hi; ++j) {
     const int32_t v = q[j];
     q[j] = before;
     before += v;
   }
   __syncthreads();
-  return total;
 }
 
 /// Sequence i's block ids (its rows' num_blocks(k) columns): its failure
@@ -351,13 +347,13 @@ std::string AsyncDecode::create(cudaStream_t stream) {
     return cudaFail("staging", e);
   a.verdict = reinterpret_cast<int32_t *>(static_cast<char *>(device) +
                                           capacity);
-  a.grid = a.verdict + 1;
-  const int32_t gridWords[3] = {kAsyncOk, 0, 0};
-  if (cudaError_t e = cudaMemcpy(a.grid, gridWords, sizeof(gridWords),
-                                 cudaMemcpyHostToDevice))
-    return cudaFail("grid words", e);
   const size_t starts = size_t(n) * 4;
   if (shape == AsyncShape::kCopyFullChecked) {
+    a.grid = a.verdict + 1;
+    const int32_t gridWords[3] = {kAsyncOk, 0, 0};
+    if (cudaError_t e = cudaMemcpy(a.grid, gridWords, sizeof(gridWords),
+                                   cudaMemcpyHostToDevice))
+      return cudaFail("grid words", e);
     int perSm = 0, sms = 0, dev = 0;
     if (cudaError_t e = cudaGetDevice(&dev))
       return cudaFail("device", e);

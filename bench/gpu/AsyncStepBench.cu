@@ -148,6 +148,30 @@ std::vector<std::vector<char>> snapshot(AsyncSet &set) {
   return all;
 }
 
+/// One step of a checked shape on `slots` (no joins), expected to refuse
+/// with `want` ("sequence <i>: <rule>") and to write no output byte;
+/// `what` names the case in the failure.
+void expectRefusal(const std::string &what, baseline::AsyncDecode &shape,
+                   AsyncSet &set, const int32_t *slots, const bool *ph,
+                   const std::string &want, cudaStream_t stream) {
+  const auto before = snapshot(set);
+  std::string e = shape.pack(slots, ph, {});
+  if (e.empty())
+    e = shape.launch(stream);
+  if (!e.empty())
+    die(e);
+  const std::string got = shape.verdict(stream);
+  if (got != want)
+    die(what + ": '" + got + "', expected '" + want + "'");
+  if (snapshot(set) != before)
+    die(what + ": a refused step wrote an output");
+}
+
+std::string refusalText(int32_t seq, baseline::AsyncRule rule) {
+  return "sequence " + std::to_string(seq) + ": " +
+         baseline::asyncRuleText(rule);
+}
+
 /// A checked shape given a slot past the state at its last live sequence:
 /// it names that sequence and rule and writes no byte.
 void checkRefusal(const char *name, baseline::AsyncDecode &shape,
@@ -158,20 +182,9 @@ void checkRefusal(const char *name, baseline::AsyncDecode &shape,
   while (bad > 0 && slots[size_t(bad)] < 0)
     --bad;
   slots[size_t(bad)] = st.host().slots;
-  const auto before = snapshot(set);
-  std::string e = shape.pack(slots.data(), st.placeholders(), {});
-  if (e.empty())
-    e = shape.launch(stream);
-  if (!e.empty())
-    die(e);
-  const std::string got = shape.verdict(stream),
-                    want = "sequence " + std::to_string(bad) + ": " +
-                           baseline::asyncRuleText(baseline::kAsyncSlotRange);
-  if (got != want)
-    die(std::string(name) + ": a slot past the state: '" + got +
-        "', expected '" + want + "'");
-  if (snapshot(set) != before)
-    die(std::string(name) + ": a refused step wrote an output");
+  expectRefusal(std::string(name) + ": a slot past the state", shape, set,
+                slots.data(), st.placeholders(),
+                refusalText(bad, baseline::kAsyncSlotRange), stream);
 }
 
 /// A negative block id in the first live sequence's state row: the full
@@ -190,21 +203,10 @@ void checkBadBlock(baseline::AsyncDecode &shape, AsyncSet &set,
   const int32_t bad = -1;
   CUDA_OK(cudaMemcpy(&old, at, 4, cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(at, &bad, 4, cudaMemcpyHostToDevice));
-  const auto before = snapshot(set);
-  std::string e = shape.pack(slots, st.placeholders(), {});
-  if (e.empty())
-    e = shape.launch(stream);
-  if (!e.empty())
-    die(e);
-  const std::string got = shape.verdict(stream),
-                    want = "sequence " + std::to_string(seq) + ": " +
-                           baseline::asyncRuleText(baseline::kAsyncBlockId);
+  expectRefusal("chk full: a negative block id", shape, set, slots,
+                st.placeholders(), refusalText(seq, baseline::kAsyncBlockId),
+                stream);
   CUDA_OK(cudaMemcpy(at, &old, 4, cudaMemcpyHostToDevice));
-  if (got != want)
-    die("chk full: a negative block id: '" + got + "', expected '" + want +
-        "'");
-  if (snapshot(set) != before)
-    die("chk full: a refused step wrote an output");
 }
 
 void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
