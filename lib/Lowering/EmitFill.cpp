@@ -47,6 +47,17 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
           "across its");
   cs.line("/// row loops (a call of its own reloaded them every row).");
   cs.line("#define IMETA_FILL IMETA_HD __attribute__((always_inline)) inline");
+  cs.line("/// A failure's record: taken once a batch is refused, so kept out of "
+          "line on");
+  cs.line("/// the device, where the kernels' code of a good batch is then "
+          "denser (fetched");
+  cs.line("/// from L2 every launch); inlined on the host, where it was "
+          "measured so.");
+  cs.line("#ifdef __CUDA_ARCH__");
+  cs.line("#define IMETA_COLD IMETA_HD __noinline__ inline");
+  cs.line("#else");
+  cs.line("#define IMETA_COLD IMETA_HD inline");
+  cs.line("#endif");
   cs.line("/// Threads that share a tile of a `cols` field: a warp on the "
           "GPU, one on the CPU.");
   cs.line("/// IMETA_TILE_SHIFT: log2 of the columns a warp's step takes "

@@ -19,6 +19,7 @@
 #include <string>
 
 #define IMETA_HD
+#define IMETA_COLD inline
 namespace text {
 #include "runtime/ErrorRecord.inc"
 #include "runtime/IntegerOps.inc"
