@@ -51,6 +51,8 @@
 //   alone cold   imeta alone again with the device's L2 flushed before it
 //                (untimed: a write of twice its size), since imeta alone
 //                runs right after imeta on the same state and outputs;
+//   (b'') cold, chk full cold: those two again, the L2 flushed before
+//                each the same way;
 //   (a)          what an engine without device-side metadata pays: the
 //                joins' copy + scatter, the state to the host, sync, the
 //                eager loops (the generated CPU decode_async) into pinned
@@ -223,7 +225,7 @@ void check(int step, const ref::Config &rc, const bench::AsyncConfig &cfg,
 
 struct Row {
   double floor, bpp, bppHost, chk, map, full, imeta, imetaHost, alone, pack,
-      cold, eager, bppBytes, joins;
+      cold, bppCold, fullCold, eager, bppBytes, joins;
 };
 
 /// The medians of a case's steps.
@@ -357,6 +359,16 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
     r.chk = checked(chk);
     r.map = checked(map);
     r.full = checked(full);
+    // The same two with the L2 flushed before each (untimed), as alone
+    // cold: whose cost is code and data fetched from HBM.
+    auto flushL2 = [&] {
+      CUDA_OK(cudaMemsetAsync(flush, step & 0xff, flushBytes, stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+    };
+    flushL2();
+    r.bppCold = checked(bpp);
+    flushL2();
+    r.fullCold = checked(full);
     for (baseline::AsyncDecode *shape : {&chk, &map, &full})
       if (std::string e = shape->verdict(stream); !e.empty())
         die("step " + std::to_string(step) + ": a checked shape refused: " +
@@ -407,8 +419,7 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
       return us;
     };
     r.alone = aloneStep("imeta alone", &r.pack);
-    CUDA_OK(cudaMemsetAsync(flush, step & 0xff, flushBytes, stream));
-    CUDA_OK(cudaStreamSynchronize(stream));
+    flushL2();
     r.cold = aloneStep("alone cold", nullptr);
     r.eager = timed([&] {
       CUDA_OK(st.applyJoins(stream));
@@ -458,8 +469,9 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
   return {med(&Row::floor),    med(&Row::bpp),       med(&Row::bppHost),
           med(&Row::chk),      med(&Row::map),       med(&Row::full),
           med(&Row::imeta),    med(&Row::imetaHost), med(&Row::alone),
-          med(&Row::pack),     med(&Row::cold),      med(&Row::eager),
-          med(&Row::bppBytes), med(&Row::joins)};
+          med(&Row::pack),     med(&Row::cold),      med(&Row::bppCold),
+          med(&Row::fullCold), med(&Row::eager),     med(&Row::bppBytes),
+          med(&Row::joins)};
 }
 
 } // namespace
@@ -487,10 +499,11 @@ int main(int argc, char **argv) {
   std::printf(
       "| N | nextn | hist | floor | (b'') | (b'') host | chk copy | "
       "chk mapped | chk full | imeta | imeta host | imeta alone | imeta pack | "
-      "alone cold | (a) | (a)/imeta | imeta/(b'') | (b'') H2D B | "
+      "alone cold | (b'') cold | chk full cold | (a) | (a)/imeta | imeta/(b'') "
+      "| (b'') H2D B | "
       "joins |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-              "---|---|---|---|\n");
+              "---|---|---|---|---|---|\n");
   // IMETA_BENCH_N=<N>: that batch size only (a profiler's run).
   const char *only = std::getenv("IMETA_BENCH_N");
   for (int32_t n : {64, 256, 1024})
@@ -502,11 +515,12 @@ int main(int argc, char **argv) {
             run(n, nextn, hist, steps, stream, empty, flush, flushBytes);
         std::printf(
             "| %d | %d | %lldK | %.1f | %.1f | %.2f | %.1f | %.1f | "
-            "%.1f | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.1f | %.2f | "
-            "%.0f | %.0f |\n",
+            "%.1f | %.1f | %.2f | %.1f | %.2f | %.1f | %.1f | %.1f | %.1f | "
+            "%.1f | %.2f | %.0f | %.0f |\n",
             n, nextn, (long long)(hist / 1024), r.floor, r.bpp, r.bppHost,
             r.chk, r.map, r.full, r.imeta, r.imetaHost, r.alone, r.pack, r.cold,
-            r.eager, r.eager / r.imeta, r.imeta / r.bpp, r.bppBytes, r.joins);
+            r.bppCold, r.fullCold, r.eager, r.eager / r.imeta, r.imeta / r.bpp,
+            r.bppBytes, r.joins);
         std::fflush(stdout);
       }
   CUDA_OK(cudaFree(flush));
