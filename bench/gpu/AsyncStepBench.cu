@@ -409,21 +409,22 @@ Row run(int32_t n, int32_t nextn, int64_t hist, int steps, cudaStream_t stream,
       return us;
     };
     r.alone = aloneStep("imeta alone", &r.pack);
-    // The cold columns, after every warm one (a flush would leave the next
-    // step's code and data in HBM): the device's L2 written over
-    // (untimed) before each, as an engine's forward pass leaves it.
+    // The cold columns, after every warm one: the device's L2 written
+    // over (untimed) before each, as an engine's forward pass leaves it.
+    // alone cold last, so that the next step's imeta finds its code where
+    // the columns before these left it.
     auto flushL2 = [&] {
       CUDA_OK(cudaMemsetAsync(flush, step & 0xff, flushBytes, stream));
       CUDA_OK(cudaStreamSynchronize(stream));
     };
-    flushL2();
-    r.cold = aloneStep("alone cold", nullptr);
     flushL2();
     r.bppCold = checked(bpp);
     flushL2();
     r.fullCold = checked(full);
     if (std::string e = full.verdict(stream); !e.empty())
       die("step " + std::to_string(step) + ": chk full cold refused: " + e);
+    flushL2();
+    r.cold = aloneStep("alone cold", nullptr);
     r.eager = timed([&] {
       CUDA_OK(st.applyJoins(stream));
       CUDA_OK(st.copyBack(stream));
