@@ -25,7 +25,7 @@ if command -v nvcc >/dev/null; then
     | awk '$1=="#define"{print $2}' | sed 's/(.*//' >> "$tmp/names"
 fi
 # Types, functions and constants the runtime and the emitters declare.
-decl='^(template <[^>]*> *)?(static |inline |constexpr |IMETA_HD |__device__ |__host__ |__global__ |__forceinline__ |extern "C" )*((struct|class|enum class|enum|union) [A-Za-z_][A-Za-z0-9_]*|using [A-Za-z_][A-Za-z0-9_]* =|typedef [^;(]* \*?[A-Za-z_][A-Za-z0-9_]*;|[A-Za-z_][A-Za-z0-9_:<>,]*[ *&]+[A-Za-z_][A-Za-z0-9_]*\(|(constexpr |const )+[A-Za-z_][A-Za-z0-9_:<>]* [A-Za-z_][A-Za-z0-9_]*( =|\[))'
+decl='^(template <[^>]*> *)?(static |inline |constexpr |IMETA_HD |IMETA_COLD |IMETA_FILL |__device__ |__host__ |__global__ |__forceinline__ |extern "C" )*((struct|class|enum class|enum|union) [A-Za-z_][A-Za-z0-9_]*|using [A-Za-z_][A-Za-z0-9_]* =|typedef [^;(]* \*?[A-Za-z_][A-Za-z0-9_]*;|[A-Za-z_][A-Za-z0-9_:<>,]*[ *&]+[A-Za-z_][A-Za-z0-9_]*\(|(constexpr |const )+[A-Za-z_][A-Za-z0-9_:<>]* [A-Za-z_][A-Za-z0-9_]*( =|\[))'
 cat runtime/*.inc runtime/*.h | grep -oE "$decl" \
   | grep -oE '[A-Za-z_][A-Za-z0-9_]*( =|\(|;|\[)?$' | sed -E 's/( =|\(|;|\[)$//' \
   >> "$tmp/names"

@@ -48,11 +48,13 @@
 //   imeta pack   of it, decode_async_device_pack alone (the staging's
 //                slot and the batch's arrays ready): the generated host
 //                part of a step;
-//   alone cold   imeta alone again with the device's L2 flushed before it
-//                (untimed: a write of twice its size), since imeta alone
-//                runs right after imeta on the same state and outputs;
-//   (b'') cold, chk full cold: those two again, the L2 flushed before
-//                each the same way;
+//   (b'') cold, chk full cold: those two again with the device's L2
+//                flushed before each (untimed: a write of twice its size),
+//                after every warm column;
+//   alone cold   imeta alone again, the L2 flushed the same way (imeta
+//                alone runs right after imeta on the same state and
+//                outputs); after the two above, so that the next step's
+//                imeta finds its code in the L2 as before;
 //   (a)          what an engine without device-side metadata pays: the
 //                joins' copy + scatter, the state to the host, sync, the
 //                eager loops (the generated CPU decode_async) into pinned

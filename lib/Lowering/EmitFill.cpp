@@ -47,12 +47,12 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
           "across its");
   cs.line("/// row loops (a call of its own reloaded them every row).");
   cs.line("#define IMETA_FILL IMETA_HD __attribute__((always_inline)) inline");
-  cs.line("/// A failure's record: taken once a batch is refused, so kept out of "
-          "line on");
-  cs.line("/// the device, where the kernels' code of a good batch is then "
-          "denser (fetched");
-  cs.line("/// from L2 every launch); inlined on the host, where it was "
-          "measured so.");
+  cs.line("/// Code a good batch seldom runs (a failure's record, a division "
+          "past the");
+  cs.line("/// divider's range): out of line on the device, where the code a "
+          "good batch");
+  cs.line("/// runs is then denser (fetched from L2 every launch); inline on "
+          "the host.");
   cs.line("#ifdef __CUDA_ARCH__");
   cs.line("#define IMETA_COLD IMETA_HD __noinline__ inline");
   cs.line("#else");
