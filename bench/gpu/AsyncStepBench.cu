@@ -493,7 +493,7 @@ int main(int argc, char **argv) {
   CUDA_OK(cudaStreamCreate(&stream));
   runtime::GraphLaunch empty;
   bench::captureEmpty(empty, stream);
-  // Written before `alone cold`: twice the L2.
+  // Written before each cold column: twice the L2.
   const size_t flushBytes = size_t(2) * size_t(prop.l2CacheSize);
   void *flush = nullptr;
   CUDA_OK(cudaMalloc(&flush, flushBytes));
