@@ -1043,15 +1043,32 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   std::string path = PathOp(plan.path).getSymName().str();
   std::string bufs = L.buffersName(plan);
   std::string ctx = L.ctxName(plan);
+  const bool step = DeviceStageEmitter::hasStep(L, plan);
+  const std::string params =
+      fmt("const Config &config, const Sequences &seqs, {1} &out, bool fill, "
+          "{0}_host &H, FillMode mode, Packer *pk",
+          path, bufs);
   cs.line("/// Path `{0}`: input checks, host stage, shapes; with "
           "`fill`, also the",
           path);
   cs.line("/// capacity of every buffer. Writes no output data.");
-  CodeStream::Scope fn(cs, fmt("Status detail::{0}_prepare(const Config "
-                               "&config, const Sequences &seqs, {1} "
-                               "&out, bool fill, {0}_host &H, FillMode "
-                               "mode, Packer *pk, int stage)",
-                               path, bufs));
+  if (step) {
+    // The device step's per-step host work (stage 2) is its own
+    // instantiation, every test of `stage` folded: its code is the input
+    // checks and shapes alone, not spread through the host stage's.
+    cs.line("/// kStage 2: the device step's (docs/device-step.md); -1: "
+            "`stage_arg`'s.");
+    cs.line("template <int kStage>");
+  }
+  std::optional<CodeStream::Scope> fn;
+  if (step)
+    fn.emplace(cs, fmt("static Status {0}_prepare_at({1}, int stage_arg)",
+                       path, params));
+  else
+    fn.emplace(cs,
+               fmt("Status detail::{0}_prepare({1}, int stage)", path, params));
+  if (step)
+    cs.line("const int stage = kStage < 0 ? stage_arg : kStage;");
   cs.line("H.reset();");
   cs.line("(void)pk;  // a CPU path's, or a path whose kernel reads no array");
   cs.line("{0} &c = H.c;", ctx);
@@ -1061,7 +1078,13 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   emitNeededConfig(cs, plan);
   emitSetupInputs(cs, plan);
   cs.line("// Host stage.");
-  emitHostArrays(cs, plan);
+  {
+    // A device step computes the host-stage arrays in its kernel.
+    std::optional<CodeStream::Scope> host;
+    if (step)
+      host.emplace(cs, "if (stage != 2)");
+    emitHostArrays(cs, plan);
+  }
   emitHostReadsGuard(cs, plan);
   std::optional<CodeStream::Scope> hostSteps;
   if (DeviceStageEmitter::hasStage(L, plan)) {
@@ -1113,6 +1136,13 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
   cs.line("Status ok;");
   cs.line("ok.proven = c.proven;");
   cs.line("return ok;");
+  fn.reset();
+  if (step) {
+    std::string args = "config, seqs, out, fill, H, mode, pk";
+    cs.line("Status detail::{0}_prepare({1}, int stage) {{ return stage == 2 "
+            "? {0}_prepare_at<2>({2}, 2) : {0}_prepare_at<-1>({2}, stage); }",
+            path, params, args);
+  }
   return success();
 }
 
