@@ -130,7 +130,11 @@ void BM_AsyncDevicePackHost(benchmark::State &state) {
 /// last-level cache written over, untimed, before each pack.
 void BM_AsyncDevicePackHostCold(benchmark::State &state) {
   AsyncPack pack(int32_t(state.range(0)));
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE); // glibc's; 0 if unknown
+#else
+  const long l3 = 0;
+#endif
   std::vector<char> other(2 * size_t(std::max(l3, 32L << 20)));
   for (auto _ : state) {
     for (size_t k = 0; k < other.size(); k += 64)

@@ -1200,17 +1200,16 @@ bool HostEmitter::readOnDevice(const PathPlan &plan, Operation *op) const {
          L.deviceHostValues(plan).contains(op);
 }
 
-/// One host-stage array: in the staging where the kernel reads it.
+/// One host-stage array: in the staging where the kernel reads it. (Not
+/// in a device step's stage 2, which returns before its host steps and
+/// sizes no host array: its kernel computes them in shared memory.)
 void HostEmitter::emitHostArray(CodeStream &cs, Operation *op, bool onDevice) {
-  // (A device step, stage 2, computes it in its kernel's shared memory:
-  // not in the staging, which the step's copy would carry.)
   bool staged = onDevice && !L.inContext(op);
   cs.line("H.h_{0} = stage_array(H.hv_{0}, size_t({1}) * {2}, {3});",
           symName(op), L.numBuckets(getRatios(op)), L.hostStride(op),
-          staged ? "stage == 2 ? nullptr : pk" : "nullptr");
+          staged ? "pk" : "nullptr");
   if (staged)
-    cs.line("if (pk && stage != 2 && !H.h_{0}) return pk->full();",
-            symName(op));
+    cs.line("if (pk && !H.h_{0}) return pk->full();", symName(op));
   if (!L.inContext(op))
     cs.line("c.h_{0} = H.h_{0};", symName(op));
 }
