@@ -1052,6 +1052,7 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
           "`fill`, also the",
           path);
   cs.line("/// capacity of every buffer. Writes no output data.");
+  std::optional<CodeStream::Scope> fn;
   if (step) {
     // The device step's per-step host work (stage 2) is its own
     // instantiation, every test of `stage` folded: its code is the input
@@ -1059,16 +1060,13 @@ LogicalResult HostEmitter::emitPrepare(CodeStream &cs, const PathPlan &plan) {
     cs.line("/// kStage 2: the device step's (docs/device-step.md); -1: "
             "`stage_arg`'s.");
     cs.line("template <int kStage>");
-  }
-  std::optional<CodeStream::Scope> fn;
-  if (step)
     fn.emplace(cs, fmt("static Status {0}_prepare_at({1}, int stage_arg)",
                        path, params));
-  else
+    cs.line("const int stage = kStage < 0 ? stage_arg : kStage;");
+  } else {
     fn.emplace(cs,
                fmt("Status detail::{0}_prepare({1}, int stage)", path, params));
-  if (step)
-    cs.line("const int stage = kStage < 0 ? stage_arg : kStage;");
+  }
   cs.line("H.reset();");
   cs.line("(void)pk;  // a CPU path's, or a path whose kernel reads no array");
   cs.line("{0} &c = H.c;", ctx);
