@@ -9,7 +9,9 @@
 // for a step's host work <= 1 us at N = 1024; this follows its CPU part
 // where no GPU is (CI runs it briefly), warm and with the caches written
 // over before each pack (`Cold`: what the device's host pays between
-// steps, where the warm figure is a tenth of it). Config: block 128, dense {1},
+// steps, where the warm figure is a tenth of it); and the generated CPU
+// routine on the same kind of state (`BM_AsyncCpuRoutine`, the GPU bench's
+// (a) column's host part). Config: block 128, dense {1},
 // sparse {4}, window 128, ring 160, max_model_len 131072, 1024 blocks,
 // nextn 2; 2N request slots, the step's N at random slots.
 //
@@ -44,8 +46,10 @@ struct AsyncStep {
   std::vector<char> placeholder;
   gen::Sequences seqs;
 
-  explicit AsyncStep(int32_t n) {
-    const int32_t nextn = 2, slots = 2 * n, rowLen = 64;
+  /// Histories below `history` tokens (rows of 64 ids to 8K, 1024 past).
+  explicit AsyncStep(int32_t n, int32_t history = 8000) {
+    const int32_t nextn = 2, slots = 2 * n,
+                  rowLen = history <= 8000 ? 64 : 1024;
     config.block_size = 128;
     config.window_size = 128;
     config.swa_block_size = 160;
@@ -58,7 +62,7 @@ struct AsyncStep {
     config.num_sparse_ratios = int32_t(sparse.size());
     std::mt19937 rng{uint32_t(n)};
     for (int32_t s = 0; s < slots; ++s) {
-      computed.push_back(int32_t(rng() % 8000));
+      computed.push_back(int32_t(rng() % uint32_t(history - nextn - 1)));
       last.push_back(7);
       drafted.push_back(int32_t(rng() % (nextn + 1)));
       stateId.push_back(s);
@@ -148,8 +152,41 @@ void BM_AsyncDevicePackHostCold(benchmark::State &state) {
   }
 }
 
+/// What the GPU bench's (a) column runs on the host: the generated CPU
+/// routine on the state (N = 1024, nextn 2; histories up to range(0)
+/// tokens), every field written, for a host whose (a) moved between two
+/// builds (bench/RESULTS.md, 2026-12-07, latest).
+void BM_AsyncCpuRoutine(benchmark::State &state) {
+  const int32_t n = 1024;
+  AsyncStep step(n, int32_t(state.range(0)));
+  gen::DecodeAsyncBuffers out;
+  std::vector<std::vector<int32_t>> storage;
+  for (int k = 0; k < out.kCount; ++k) {
+    gen::Buffer &b = out.begin()[k];
+    const int32_t w = gen::kDecodeAsyncOutputs[k].width;
+    b.capacity = int64_t(n) * (step.config.nextn + 1) + 1;
+    b.width = w ? w : step.config.max_num_blocks;
+    b.max_buckets = 2;
+    b.bucket_stride = b.capacity * b.width;
+    storage.emplace_back(size_t(b.max_buckets * b.bucket_stride));
+    b.data = storage.back().data();
+  }
+  if (gen::Status st = gen::decode_async(step.config, step.seqs, out);
+      !st.ok) {
+    std::fprintf(stderr, "decode_async refused the bench's step: %s\n",
+                 st.message.c_str());
+    std::exit(1);
+  }
+  for (auto _ : state) {
+    gen::Status st = gen::decode_async(step.config, step.seqs, out);
+    benchmark::DoNotOptimize(st.ok);
+    benchmark::ClobberMemory();
+  }
+}
+
 } // namespace
 
+BENCHMARK(BM_AsyncCpuRoutine)->Arg(4096)->Arg(131072)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_AsyncDevicePackHost)
     ->Arg(64)
     ->Arg(256)
