@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GeneratedInputs.h"
 #include "deepinfer_v4.h"
 #include "deepinfer_v4_impl.h"
 
@@ -46,10 +47,10 @@ struct AsyncStep {
   std::vector<char> placeholder;
   gen::Sequences seqs;
 
-  /// Histories below `history` tokens (rows of 64 ids to 8K, 1024 past).
+  /// Histories below `history` tokens, each slot's row as long as the
+  /// longest needs (blocks of 128).
   explicit AsyncStep(int32_t n, int32_t history = 8000) {
-    const int32_t nextn = 2, slots = 2 * n,
-                  rowLen = history <= 8000 ? 64 : 1024;
+    const int32_t nextn = 2, slots = 2 * n, rowLen = (history + 127) / 128;
     config.block_size = 128;
     config.window_size = 128;
     config.swa_block_size = 160;
@@ -160,19 +161,11 @@ void BM_AsyncCpuRoutine(benchmark::State &state) {
   const int32_t n = 1024;
   AsyncStep step(n, int32_t(state.range(0)));
   gen::DecodeAsyncBuffers out;
-  std::vector<std::vector<int32_t>> storage;
-  for (int k = 0; k < out.kCount; ++k) {
-    gen::Buffer &b = out.begin()[k];
-    const int32_t w = gen::kDecodeAsyncOutputs[k].width;
-    b.capacity = int64_t(n) * (step.config.nextn + 1) + 1;
-    b.width = w ? w : step.config.max_num_blocks;
-    b.max_buckets = 2;
-    b.bucket_stride = b.capacity * b.width;
-    storage.emplace_back(size_t(b.max_buckets * b.bucket_stride));
-    b.data = storage.back().data();
-  }
-  if (gen::Status st = gen::decode_async(step.config, step.seqs, out);
-      !st.ok) {
+  gen::Status st = gen::decode_async_shape(step.config, step.seqs, out);
+  auto storage = imeta::ref::allocateHost(out, gen::kDecodeAsyncOutputs, 0);
+  if (st.ok)
+    st = gen::decode_async(step.config, step.seqs, out);
+  if (!st.ok) {
     std::fprintf(stderr, "decode_async refused the bench's step: %s\n",
                  st.message.c_str());
     std::exit(1);
