@@ -270,14 +270,18 @@ void CudaEmitter::emitPaddingFills(CodeStream &cu, const PathPlan &plan) {
   }
 }
 
-/// The path's one kernel: host-stage outputs copied (grid-strided), a
-/// resident list's changed rows written, then one CTA per sequence.
+/// The path's kernel: host-stage outputs copied (grid-strided), a
+/// resident list's changed rows written, then one CTA per sequence; after
+/// the check kernel where the path has one (which writes the rows).
 void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
   // The inputs the kernel reads: the stage sends them, and a resident
   // one's changed rows the kernel writes first.
   const llvm::SetVector<Operation *> used = L.deviceInputs(plan);
   std::string p = PathOp(plan.path).getSymName().str();
   std::string ctx = L.ctxName(plan);
+  const bool checked = hasCheckKernel(plan);
+  if (checked)
+    emitCheckKernel(cu, plan);
   cu.blank();
   cu.line("/// Path `{0}`: host-stage outputs (grid-strided), then one CTA "
           "per sequence,",
@@ -307,7 +311,10 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
     cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
     cu.line("__syncthreads();");
     cu.line("const {0} &c = *reinterpret_cast<const {0} *>(shared_ctx);", ctx);
-    emitResidentWrites(cu, used);
+    if (checked)
+      emitCheckVerdict(cu, plan);
+    else
+      emitResidentWrites(cu, used);
     cu.line("const int64_t tid = (int64_t(blockIdx.y) * gridDim.x + "
             "blockIdx.x) * blockDim.x + threadIdx.x;");
     cu.line("const int64_t nthreads = int64_t(gridDim.x) * gridDim.y * "
@@ -319,7 +326,6 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
     emitPaddingFills(cu, plan);
     cu.line("const int64_t i = blockIdx.x;");
     cu.line("if (i >= N) return;");
-    emitDeviceRowChecks(cu, used);
     cu.line("// The gridDim.y blocks of sequence i share its rows and "
             "columns.");
     cu.line("const int64_t j0 = int64_t(blockIdx.y) * blockDim.x + "
@@ -628,7 +634,14 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
                                 "&s, cudaStream_t stream)",
                                 p));
     // The shape the stage chose from max_seqs and the column widths: the
-    // same at every step, so a captured launch stays valid.
+    // same at every step, so a captured launch stays valid. The check
+    // kernel first, where the path has one.
+    if (hasCheckKernel(plan)) {
+      cu.line("{0}_check_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), "
+              "s.threads, 0, stream>>>(static_cast<const {1} *>(s.device));",
+              p, ctx);
+      cu.line("if (cudaError_t e = cudaGetLastError()) return e;");
+    }
     cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
             "stream>>>(static_cast<const {1} *>(s.device));",
             p, ctx);

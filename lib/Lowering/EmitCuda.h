@@ -51,10 +51,25 @@ private:
   void emitStageEntries(CodeStream &cu, const PathPlan &plan);
   void emitStageTable(CodeStream &cu, llvm::StringRef name);
   // Rows an engine keeps on the device alone (EmitDeviceRows.cpp).
-  /// In the plain kernel, for sequence `i`: its rows checked, the CTA
-  /// returning at a bad value.
+  /// In the check kernel, for sequence `i`: its rows checked, the CTA
+  /// running `onFail` and returning at a bad value.
   void emitDeviceRowChecks(CodeStream &cu,
-                           const llvm::SetVector<mlir::Operation *> &used);
+                           const llvm::SetVector<mlir::Operation *> &used,
+                           llvm::StringRef onFail);
+  // The checks before the plain kernel writes (EmitCheckKernel.cpp).
+  /// Whether the path has a check kernel: its fast fill can fail, or it
+  /// reads a table whose rows may be on the device alone.
+  bool hasCheckKernel(const PathPlan &plan) const;
+  /// `<path>_check_kernel`.
+  void emitCheckKernel(CodeStream &cu, const PathPlan &plan);
+  /// In the plain kernel, first: return where the check kernel failed
+  /// (the lowest failing sequence's record made the CPU's).
+  void emitCheckVerdict(CodeStream &cu, const PathPlan &plan);
+  /// Sequence `seq`'s fills without stores on one lane, its rows in order
+  /// (`checked`: the checked instantiation), stopping at the first
+  /// failure: the CPU's record.
+  void emitOneLaneDryRun(CodeStream &cu, const PathPlan &plan,
+                         llvm::StringRef seq, llvm::StringRef checked);
   /// `<path>_device_rows_failure`: the first bad value, read back.
   void emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan);
 

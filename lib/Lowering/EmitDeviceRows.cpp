@@ -5,12 +5,13 @@
 // cannot be scanned by the host before a step: the kernel checks each
 // value where it reads it (issue 34: an id past the bound became a slot
 // far outside the pool). The stage marks such a table (tv_X_bound, its
-// bound; 0: the host checked it). In the plain kernel, each CTA of a
-// sequence checks the sequence's row before it fills anything and
-// returns at a bad value (the other sequences' outputs are written);
-// `<path>_check` then names the first bad value in the host's order,
-// read back from the device (an error path). A device step checks the
-// rows in its sequence stage (EmitDeviceStage.cpp) and writes nothing.
+// bound; 0: the host checked it). The check kernel before the plain one
+// (EmitCheckKernel.cpp) checks each sequence's row, every CTA of the
+// sequence, and at a bad value leaves the sequence in its verdict, so
+// that the plain kernel writes nothing; `<path>_check` then names the
+// first bad value in the host's order, read back from the device (an
+// error path). A device step checks the rows in its sequence stage
+// (EmitDeviceStage.cpp) and writes nothing either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +23,9 @@ using imeta::fmt;
 
 namespace imeta::emit {
 
-void CudaEmitter::emitDeviceRowChecks(
-    CodeStream &cu, const llvm::SetVector<Operation *> &used) {
+void CudaEmitter::emitDeviceRowChecks(CodeStream &cu,
+                                      const llvm::SetVector<Operation *> &used,
+                                      StringRef onFail) {
   for (const InputDecl *in : residentInputs(L.inputs(), used)) {
     StringRef name = in->name;
     int64_t min = *in->op.getMin();
@@ -44,6 +46,7 @@ void CudaEmitter::emitDeviceRowChecks(
     cu.line("if (bad != INT64_MAX) imeta_fail(c.err, kTableValue, {0}, 0, i, "
             "bad - c.in_{1}_begin[i], c.in_{1}[bad], -1, 0, 0);",
             in - L.inputs().data(), name);
+    cu.line(onFail);
     cu.line("return;");
   }
 }

@@ -126,9 +126,8 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
     cs.line("#endif");
   }
   cs.blank();
-  for (const char *header :
-       {"charconv", "cstdint", "cstring", "exception", "memory", "new",
-        "string", "vector"})
+  for (const char *header : {"algorithm", "charconv", "cstdint", "cstring",
+                             "exception", "memory", "new", "string", "vector"})
     cs.line("#include <{0}>", header);
   cs.blank();
   // The C ABI (runtime/DriverAbi.h), as text: the driver builds on its own.

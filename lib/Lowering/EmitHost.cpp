@@ -1440,8 +1440,9 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
     // Proven, the fast fills still check what the proof cannot know: a
     // list read's index and what is computed from list elements. Their
     // checks alone run first (the fast instantiation without stores), so
-    // that one of them failing leaves every buffer untouched too. A table
-    // whose rows are on the device alone is checked by the kernel.
+    // that one of them failing leaves every buffer untouched too. On the
+    // GPU (a staging to pack into) the check kernel runs them, each CTA
+    // its sequence (EmitCheckKernel.cpp).
     std::string hostRows;
     for (const InputDecl &in : L.inputs())
       if (in.isResident())
@@ -1450,7 +1451,7 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
             "list elements)");
     cs.line("// first, without stores, so that their failure leaves every "
             "buffer untouched.");
-    dryRun("fill && c.proven && stage != 2" + hostRows, "false");
+    dryRun("fill && c.proven && stage != 2 && !pk" + hostRows, "false");
   }
 }
 

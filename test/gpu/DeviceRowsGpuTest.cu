@@ -11,7 +11,8 @@
 // - the same rows with ids out of bounds (at the bound, below min, far
 //   past it; in one sequence or two): each step refuses in the CPU's exact
 //   words (the CPU given the same rows on the host names the first), and
-//   the device step writes no output byte.
+//   writes no output byte (the plain stage's check kernel, the device
+//   step's stage).
 // Without a GPU it prints why and exits 77 (ctest's "skipped").
 //
 //===----------------------------------------------------------------------===//
@@ -247,7 +248,7 @@ bool campaign(const Path<Buffers> &p, bool deviceStep, int count,
           "%s %s, seed %d: device '%s', CPU '%s'", p.name, kind, seed,
           got.ok ? "accepts" : got.message.c_str(),
           words.st.message.c_str());
-    if (deviceStep && !untouched(p, gpu, "ids out of bounds"))
+    if (!untouched(p, gpu, "ids out of bounds"))
       return false;
     ++refused;
     if (refused == 1)
