@@ -12,10 +12,16 @@
 // device rows, then the fast fills without stores. A CTA that finds a
 // failure leaves the lowest failing sequence in a word after the error
 // record (atomicMax of ~i; the stage zeroes it with the record); the plain
-// kernel reads the word first and, where it is set, writes nothing: the
-// CTA of that sequence runs its fills again on one lane, its rows in
-// order as the host's dry run meets them, so that the record is the CPU's
-// (`<path>_check` words it).
+// kernel reads the word first and, where it is set, writes nothing.
+// `<path>_check` then names the failure as the CPU does: a row on the
+// device alone read back (the host checks tables first), else the host's
+// fast dry run of that sequence (`<path>_fast_dry_run` on the context
+// prepare left), its rows and columns in order. Not on the device: the
+// GPU's column walk is a warp's (one lane would not cover a row), and it
+// checks a monotone read once per row, at its ends, where the host names
+// the first bad column. The sequence is the host's first failing one: the
+// GPU's checks fail for a sequence exactly where the host's do (a
+// monotone read's ends bound every column's index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +40,8 @@ bool CudaEmitter::hasCheckKernel(const PathPlan &plan) const {
 
 /// The word the check kernel leaves its verdict in: after the error record
 /// (`err`, a pointer expression), the second of the 32 bytes every stage
-/// zeroes (the first is a device step's key).
+/// zeroes (a device step's key, then its grid's words, which its last CTA
+/// zeroes).
 static std::string verdictWord(StringRef err) {
   return fmt("(reinterpret_cast<unsigned long long *>(reinterpret_cast<char "
              "*>({0}) + ((sizeof(ErrorRecord) + 15) & ~size_t(15))) + 1)",
@@ -93,30 +100,41 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
 }
 
 void CudaEmitter::emitCheckVerdict(CodeStream &cu, const PathPlan &plan) {
-  cu.line("// The check kernel's verdict: a failure writes nothing. The "
-          "lowest failing");
-  cu.line("// sequence's fills again on one lane, its rows in order, so "
-          "that the record is");
-  cu.line("// the CPU's (where a row on the device alone failed, its "
-          "record is there first).");
-  cu.line("const unsigned long long failed = *{0};", verdictWord("c.err"));
-  CodeStream::Scope f(cu, "if (failed)");
-  if (fastFillCanFail(plan)) {
-    CodeStream::Scope again(
-        cu, "if (c.proven && blockIdx.y == 0 && threadIdx.x == 0 && "
-            "int64_t(~failed) == int64_t(blockIdx.x))");
-    emitOneLaneDryRun(cu, plan, "blockIdx.x", "false");
-  }
-  cu.line("return;");
+  cu.line("// The check kernel's verdict: after a failure, nothing is "
+          "written (`_check`");
+  cu.line("// names it).");
+  cu.line("if (*{0}) return;", verdictWord("c.err"));
 }
 
-void CudaEmitter::emitOneLaneDryRun(CodeStream &cu, const PathPlan &plan,
-                                    StringRef seq, StringRef checked) {
-  cu.line("[&] {");
-  for (const RowSpace &space : plan.rowSpaces)
-    cu.line("  if (!{0}<{1}, false>(c, {2}, 0, 1)) return;",
-            L.fillName(plan, space), checked, seq);
-  cu.line("}();");
+void CudaEmitter::emitCheckFailure(CodeStream &cu, const PathPlan &plan,
+                                   unsigned gpuPath) {
+  if (!fastFillCanFail(plan))
+    return;
+  std::string p = PathOp(plan.path).getSymName().str();
+  cu.line("uint64_t failed = 0;");
+  cu.line("std::memcpy(&failed, back + key_at + 8, sizeof(failed));");
+  CodeStream::Scope f(cu, "if (failed && e.kind == kNone)");
+  cu.line("const int64_t i = int64_t(~failed);");
+  cu.line("std::shared_ptr<void> scratch = s.scratch[{0}];", gpuPath);
+  cu.line("if (!scratch) return fail(\"{0}: the check kernel refused "
+          "sequence \" + std::to_string(i) + \" of a batch no stage "
+          "packed\");",
+          p);
+  cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);
+  for (const InputDecl *in : residentInputs(L.inputs(), L.deviceInputs(plan)))
+    cu.line("if (H.table_{0} && !H.c.in_{0}) return fail(\"sequence \" + "
+            "std::to_string(i) + \": the fast fill failed a check on the "
+            "device (a read past a list or a row); '{0}_table' has its rows "
+            "on the device alone: give 'host' too to have the field and row "
+            "named\");",
+            in->name);
+  cu.line("if (Status d = detail::{0}_fast_dry_run(H, i, i + 1); !d.ok) "
+          "return d;",
+          p);
+  cu.line("return fail(\"sequence \" + std::to_string(i) + \": the fast "
+          "fill failed a check on the device that the batch's host inputs "
+          "no longer show (they changed before {0}_check)\");",
+          p);
 }
 
 } // namespace imeta::emit

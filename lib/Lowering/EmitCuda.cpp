@@ -123,8 +123,6 @@ void CudaEmitter::emitPathApi(CodeStream &h, const PathPlan &plan) {
          "Sequences &seqs, {1} &out, cudaStream_t stream, FillMode mode = "
          "FillMode::kAuto);",
          p, L.buffersName(plan));
-  h.line("/// The path's one kernel launch (s.max_seqs x s.per_seq blocks of "
-         "s.threads).");
   h.line("/// The stage without its copy: packs the step into s.host "
          "(s.used bytes) for");
   h.line("/// a copy the caller makes, e.g. a CUDA graph's memcpy node "
@@ -132,11 +130,22 @@ void CudaEmitter::emitPathApi(CodeStream &h, const PathPlan &plan) {
   h.line("Status {0}_pack(GpuStaging &s, const Config &config, const "
          "Sequences &seqs, {1} &out, FillMode mode = FillMode::kAuto);",
          p, L.buffersName(plan));
+  h.line("/// The path's kernel launch (s.max_seqs x s.per_seq blocks of "
+         "s.threads){0}.",
+         hasCheckKernel(plan) ? ", after its check kernel's: the fast "
+                                "fill's own checks, nothing written on a "
+                                "failure"
+                              : "");
   h.line("cudaError_t {0}_launch(const GpuStaging &s, cudaStream_t "
          "stream);",
          p);
-  h.line("/// Waits for `stream` and reports a failure the kernel "
-         "recorded.");
+  h.line("/// Waits for `stream` and reports a failure the kernel{0} "
+         "recorded{1}.",
+         hasCheckKernel(plan) ? "s" : "",
+         hasCheckKernel(plan) && fastFillCanFail(plan)
+             ? " (a fast fill's, named from the step's host inputs: keep "
+               "them until this has run)"
+             : "");
   h.line("Status {0}_check(const GpuStaging &s, cudaStream_t stream);", p);
 }
 
@@ -198,7 +207,7 @@ void CudaEmitter::emitCudaPath(CodeStream &cu, const PathPlan &plan,
   emitResidentThreads(cu, plan);
   emitStageImpl(cu, plan, gpuPath);
   emitDeviceRowRescan(cu, plan);
-  emitStageEntries(cu, plan);
+  emitStageEntries(cu, plan, gpuPath);
   emitDeviceStep(cu, plan, gpuPath);
 }
 
@@ -616,7 +625,8 @@ void CudaEmitter::emitLaunchShape(CodeStream &cu, const PathPlan &plan) {
 }
 
 /// The public stage and pack, launch and check.
-void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
+void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan,
+                                   unsigned gpuPath) {
   std::string p = PathOp(plan.path).getSymName().str();
   std::string ctx = L.ctxName(plan);
   cu.blank();
@@ -661,11 +671,16 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
             p);
     cu.line("ErrorRecord e{};");
     if (!DeviceStageEmitter::hasStep(L, plan)) {
-      cu.line("if (cudaError_t ce = cudaMemcpy(&e, static_cast<char "
-              "*>(s.device) + k{0}ErrorOffset, sizeof(e), "
+      // The record, and the check kernel's word after it.
+      cu.line("constexpr size_t key_at = align16(sizeof(ErrorRecord));");
+      cu.line("alignas(16) unsigned char back[key_at + 16];");
+      cu.line("if (cudaError_t ce = cudaMemcpy(back, static_cast<char "
+              "*>(s.device) + k{0}ErrorOffset, {2}, "
               "cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: error "
               "record\", ce);",
-              L.pascal(p), p);
+              L.pascal(p), p,
+              hasCheckKernel(plan) ? "sizeof(back)" : "sizeof(e)");
+      cu.line("std::memcpy(&e, back, sizeof(e));");
     } else {
       // A device step's refusal: its stage key (right after the record;
       // zero after a host stage or a fill's failure), then the proof's
@@ -699,6 +714,8 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan) {
       cu.line("if (e.kind != kNone) if (std::string m = "
               "{0}_device_rows_failure(s, e); !m.empty()) return fail(m);",
               p);
+    if (hasCheckKernel(plan))
+      emitCheckFailure(cu, plan, gpuPath);
     cu.line("return e.kind == kNone ? Status{{} : fail(describe_error(e, "
             "static_cast<const {0}_ctx *>(s.host)->set));",
             p);

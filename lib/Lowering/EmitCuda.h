@@ -48,7 +48,7 @@ private:
   void emitStepKernel(CodeStream &cu, const PathPlan &plan);
   void emitStepImpl(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   void emitLaunchShape(CodeStream &cu, const PathPlan &plan);
-  void emitStageEntries(CodeStream &cu, const PathPlan &plan);
+  void emitStageEntries(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   void emitStageTable(CodeStream &cu, llvm::StringRef name);
   // Rows an engine keeps on the device alone (EmitDeviceRows.cpp).
   /// In the check kernel, for sequence `i`: its rows checked, the CTA
@@ -62,14 +62,12 @@ private:
   bool hasCheckKernel(const PathPlan &plan) const;
   /// `<path>_check_kernel`.
   void emitCheckKernel(CodeStream &cu, const PathPlan &plan);
-  /// In the plain kernel, first: return where the check kernel failed
-  /// (the lowest failing sequence's record made the CPU's).
+  /// In the plain kernel, first: return where the check kernel failed.
   void emitCheckVerdict(CodeStream &cu, const PathPlan &plan);
-  /// Sequence `seq`'s fills without stores on one lane, its rows in order
-  /// (`checked`: the checked instantiation), stopping at the first
-  /// failure: the CPU's record.
-  void emitOneLaneDryRun(CodeStream &cu, const PathPlan &plan,
-                         llvm::StringRef seq, llvm::StringRef checked);
+  /// In `_check`: a failure the check kernel found, named as the CPU
+  /// names it.
+  void emitCheckFailure(CodeStream &cu, const PathPlan &plan,
+                        unsigned gpuPath);
   /// `<path>_device_rows_failure`: the first bad value, read back.
   void emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan);
 

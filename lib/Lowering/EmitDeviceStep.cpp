@@ -294,7 +294,11 @@ void CudaEmitter::emitStepKernel(CodeStream &cu, const PathPlan &plan) {
       CodeStream::Scope fill(cu, "if (dry_at >= 0)");
       cu.line("dry = ErrorRecord{};");
       cu.line("c.err = &dry;");
-      emitOneLaneDryRun(cu, plan, "dry_at", "true");
+      cu.line("[&] {");
+      for (const RowSpace &space : plan.rowSpaces)
+        cu.line("  if (!{0}<true, false>(c, dry_at, 0, 1)) return;",
+                L.fillName(plan, space));
+      cu.line("}();");
       cu.line("*err = dry;");
       cu.line("*key = 0;");
     }

@@ -370,6 +370,15 @@ LogicalResult FillEmitter::emitFills(CodeStream &cs, const PathPlan &plan) {
     cs.line("std::string {0}_sequence_stage_message(const {1} &c, uint64_t key, "
             "const ErrorRecord &rec);",
             PathOp(plan.path).getSymName(), L.ctxName(plan));
+  if (!plan.rowSpaces.empty() && fastFillCanFail(plan)) {
+    cs.line("/// The fast fills' own checks (no stores) of sequences [from, "
+            "to) of `H`'s context");
+    cs.line("/// as prepare left it: the first failure in the evaluator's "
+            "words (prepare's, and");
+    cs.line("/// a GPU path's `_check` after its check kernel found one).");
+    cs.line("Status {0}_fast_dry_run({0}_host &H, int64_t from, int64_t to);",
+            PathOp(plan.path).getSymName());
+  }
   cs.blank();
   for (const RowSpace &space : plan.rowSpaces)
     if (failed(emitSpaceFill(cs, plan, space)))

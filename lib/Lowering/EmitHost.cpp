@@ -1009,6 +1009,7 @@ void HostEmitter::emitResolveInputs(CodeStream &cs, const PathPlan &plan) {
 LogicalResult HostEmitter::emitEntry(CodeStream &cs, const PathPlan &plan) {
   emitOutputTable(cs, plan);
   emitResolveInputs(cs, plan);
+  emitFastDryRun(cs, plan);
   if (failed(emitPrepare(cs, plan)))
     return failure();
   cs.blank();
@@ -1424,17 +1425,15 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
                 "the checked dry run reads the rows on the host: give "
                 "'host' too\");",
                 in.name);
-    // Each dry run: the fills of every sequence in `instance` without
-    // stores, under `when`.
-    auto dryRun = [&](const std::string &when, StringRef instance) {
-      CodeStream::Scope dry(cs, "if (" + when + ")");
+    {
+      // The checked fills of every sequence without stores.
+      CodeStream::Scope dry(cs, "if (fill && !c.proven)");
       CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
       for (const RowSpace &space : plan.rowSpaces)
-        cs.line("if (!{0}<{1}, false>(c, i, 0, 1)) return "
+        cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
                 "failure(describe(err, c.set));",
-                L.fillName(plan, space), instance);
-    };
-    dryRun("fill && !c.proven", "true");
+                L.fillName(plan, space));
+    }
     if (!fastFillCanFail(plan))
       return;
     // Proven, the fast fills still check what the proof cannot know: a
@@ -1451,8 +1450,35 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
             "list elements)");
     cs.line("// first, without stores, so that their failure leaves every "
             "buffer untouched.");
-    dryRun("fill && c.proven && stage != 2 && !pk" + hostRows, "false");
+    cs.line("if (fill && c.proven && stage != 2 && !pk{0}) if (Status d = "
+            "detail::{1}_fast_dry_run(H, 0, N); !d.ok) return d;",
+            hostRows, PathOp(plan.path).getSymName());
   }
+}
+
+/// Where the fast fill can fail: its checks alone (no stores) for
+/// sequences [from, to) of the host state's context, the first failure in
+/// the evaluator's words. Prepare runs it on the CPU; a GPU path's
+/// `_check` for the sequence its check kernel found failing.
+void HostEmitter::emitFastDryRun(CodeStream &cs, const PathPlan &plan) {
+  if (plan.rowSpaces.empty() || !fastFillCanFail(plan))
+    return;
+  std::string path = PathOp(plan.path).getSymName().str();
+  CodeStream::Scope f(cs, fmt("Status detail::{0}_fast_dry_run({0}_host &H, "
+                              "int64_t from, int64_t to)",
+                              path));
+  cs.line("{0} &c = H.c;", L.ctxName(plan));
+  cs.line("ErrorRecord &err = H.err;");
+  cs.line("err = ErrorRecord{};");
+  cs.line("c.err = &err;");
+  {
+    CodeStream::Scope i(cs, "for (int64_t i = from; i < to; ++i)");
+    for (const RowSpace &space : plan.rowSpaces)
+      cs.line("if (!{0}<false, false>(c, i, 0, 1)) return "
+              "failure(describe(err, c.set));",
+              L.fillName(plan, space));
+  }
+  cs.line("return Status{};");
 }
 
 

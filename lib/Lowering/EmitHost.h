@@ -88,6 +88,7 @@ private:
   /// `deviceRows`: the rows and capacities are left to a device step.
   void emitShapes(CodeStream &cs, const PathPlan &plan, bool deviceRows = false);
   void emitDryRun(CodeStream &cs, const PathPlan &plan);
+  void emitFastDryRun(CodeStream &cs, const PathPlan &plan);
   void emitCpuRun(CodeStream &cs, const PathPlan &plan);
   /// Sets `c.proven` in prepare: the batch's int32 proof (RangeProof.h).
   mlir::LogicalResult emitRangeProof(CodeStream &cs, const PathPlan &plan);
