@@ -63,6 +63,10 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
   CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
                               "{0}_check_kernel(const {1} *__restrict__ pc)",
                               p, ctx));
+  cu.line("static_assert(sizeof({0}) + sizeof(ErrorRecord) <= 48 * 1024, "
+          "\"path `{1}`: its context exceeds the 48 KiB of a kernel's static "
+          "shared memory\");",
+          ctx, p);
   cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / 16];",
           ctx);
   cu.line("__shared__ ErrorRecord dry;");
@@ -71,6 +75,12 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
           ctx);
   cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
   cu.line("if (threadIdx.x == 0) dry = ErrorRecord{};");
+  // The fill kernel, launched as this one's programmatic dependent, may
+  // start (its context copy) while this one runs; it waits for this
+  // one's end before it reads anything this one writes.
+  cu.line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
+  cu.line("asm volatile(\"griddepcontrol.launch_dependents;\");");
+  cu.line("#endif");
   cu.line("__syncthreads();");
   cu.line("{0} &c = *reinterpret_cast<{0} *>(shared_ctx);", ctx);
   cu.line("unsigned long long *const verdict = {0};", verdictWord("c.err"));
@@ -102,7 +112,11 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
 void CudaEmitter::emitCheckVerdict(CodeStream &cu, const PathPlan &plan) {
   cu.line("// The check kernel's verdict: after a failure, nothing is "
           "written (`_check`");
-  cu.line("// names it).");
+  cu.line("// names it). Launched as its programmatic dependent: its end "
+          "waited for first.");
+  cu.line("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900");
+  cu.line("asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");");
+  cu.line("#endif");
   cu.line("if (*{0}) return;", verdictWord("c.err"));
 }
 
@@ -111,29 +125,42 @@ void CudaEmitter::emitCheckFailure(CodeStream &cu, const PathPlan &plan,
   if (!fastFillCanFail(plan))
     return;
   std::string p = PathOp(plan.path).getSymName().str();
+  std::string ctx = L.ctxName(plan);
   cu.line("uint64_t failed = 0;");
   cu.line("std::memcpy(&failed, back + key_at + 8, sizeof(failed));");
   CodeStream::Scope f(cu, "if (failed && e.kind == kNone)");
+  // The host state names it while it is the failed pack's (not after a
+  // later pack, e.g. the next step's before this check) and no other
+  // thread holds the staging; else the sequence alone.
   cu.line("const int64_t i = int64_t(~failed);");
+  cu.line("const std::string unnamed = \"sequence \" + std::to_string(i) + "
+          "\": the fast fill failed a check on the device (a read past a "
+          "list or a row)\";");
+  cu.line("uint64_t packed = 0;");
+  cu.line("if (cudaError_t ce = cudaMemcpy(&packed, static_cast<const char "
+          "*>(s.device) + offsetof({0}, pack_no), sizeof(packed), "
+          "cudaMemcpyDeviceToHost)) return cuda_fail(\"{1}: pack number\", "
+          "ce);",
+          ctx, p);
+  cu.line("StagingClaim claim(const_cast<GpuStaging &>(s));");
   cu.line("std::shared_ptr<void> scratch = s.scratch[{0}];", gpuPath);
-  cu.line("if (!scratch) return fail(\"{0}: the check kernel refused "
-          "sequence \" + std::to_string(i) + \" of a batch no stage "
-          "packed\");",
-          p);
+  cu.line("if (!claim.held() || !scratch) return fail(unnamed + \"; the "
+          "staging is in use or holds no stage\");");
   cu.line("{0}_host &H = *static_cast<{0}_host *>(scratch.get());", p);
+  cu.line("if (H.packs != packed || i >= H.c.num_seqs) return fail(unnamed "
+          "+ \"; the stage packed again before {0}_check: check each step "
+          "before the next pack to have the field and row named\");",
+          p);
   for (const InputDecl *in : residentInputs(L.inputs(), L.deviceInputs(plan)))
-    cu.line("if (H.table_{0} && !H.c.in_{0}) return fail(\"sequence \" + "
-            "std::to_string(i) + \": the fast fill failed a check on the "
-            "device (a read past a list or a row); '{0}_table' has its rows "
-            "on the device alone: give 'host' too to have the field and row "
-            "named\");",
+    cu.line("if (H.table_{0} && !H.c.in_{0}) return fail(unnamed + \"; "
+            "'{0}_table' has its rows on the device alone: give 'host' too "
+            "to have the field and row named\");",
             in->name);
   cu.line("if (Status d = detail::{0}_fast_dry_run(H, i, i + 1); !d.ok) "
           "return d;",
           p);
-  cu.line("return fail(\"sequence \" + std::to_string(i) + \": the fast "
-          "fill failed a check on the device that the batch's host inputs "
-          "no longer show (they changed before {0}_check)\");",
+  cu.line("return fail(unnamed + \"; the step's host inputs no longer "
+          "show it (they changed before {0}_check)\");",
           p);
 }
 

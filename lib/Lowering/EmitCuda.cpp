@@ -90,6 +90,7 @@ void CudaEmitter::emitSource(CodeStream &cu) {
   cu.line("#include \"{0}_impl.h\"", L.fileBase());
   cu.blank();
   cu.line("#include <algorithm>");
+  cu.line("#include <cstddef>");
   cu.line("#include <cstring>");
   cu.line("#include <string>");
   cu.line("#include <vector>");
@@ -441,6 +442,7 @@ void CudaEmitter::emitStagingFinish(CodeStream &cu, const PathPlan &plan) {
   std::string p = PathOp(plan.path).getSymName().str();
   const llvm::SetVector<Operation *> used = L.deviceInputs(plan);
   cu.line("if (pk.overflow) return pk.full();");
+  cu.line("dc.pack_no = ++H.packs;");
   cu.line("std::memcpy(s.host, &dc, sizeof(dc));");
   cu.line("std::memset(static_cast<char *>(s.host) + k{0}ErrorOffset, 0, "
           "align16(sizeof(ErrorRecord)) + 32);",
@@ -647,15 +649,43 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan,
     // same at every step, so a captured launch stays valid. The check
     // kernel first, where the path has one.
     if (hasCheckKernel(plan)) {
+      // The fill kernel as the check kernel's programmatic dependent (a
+      // graph captures the edge): its launch and context copy overlap
+      // the check kernel, whose end it waits for before reading the
+      // verdict (one dependent launch's latency less a step).
       cu.line("{0}_check_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), "
               "s.threads, 0, stream>>>(static_cast<const {1} *>(s.device));",
               p, ctx);
       cu.line("if (cudaError_t e = cudaGetLastError()) return e;");
+      // Only where the fill kernel was compiled for sm_90 or later (its
+      // griddepcontrol.wait): code for an older target launches after.
+      cu.line("static const bool dependent = [] {{ cudaFuncAttributes a{{}; "
+              "return cudaFuncGetAttributes(&a, {0}_kernel) == cudaSuccess && "
+              "a.ptxVersion >= 90; }();",
+              p);
+      cu.line("if (!dependent) {{ {0}_kernel<<<dim3(unsigned(s.max_seqs), "
+              "s.per_seq), s.threads, 0, stream>>>(static_cast<const {1} "
+              "*>(s.device)); return cudaGetLastError(); }",
+              p, ctx);
+      cu.line("cudaLaunchConfig_t cfg{};");
+      cu.line("cfg.gridDim = dim3(unsigned(s.max_seqs), s.per_seq);");
+      cu.line("cfg.blockDim = dim3(s.threads);");
+      cu.line("cfg.stream = stream;");
+      cu.line("cudaLaunchAttribute after[1];");
+      cu.line(
+          "after[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;");
+      cu.line("after[0].val.programmaticStreamSerializationAllowed = 1;");
+      cu.line("cfg.attrs = after;");
+      cu.line("cfg.numAttrs = 1;");
+      cu.line("return cudaLaunchKernelEx(&cfg, {0}_kernel, static_cast<const "
+              "{1} *>(s.device));",
+              p, ctx);
+    } else {
+      cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, "
+              "0, stream>>>(static_cast<const {1} *>(s.device));",
+              p, ctx);
+      cu.line("return cudaGetLastError();");
     }
-    cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
-            "stream>>>(static_cast<const {1} *>(s.device));",
-            p, ctx);
-    cu.line("return cudaGetLastError();");
   }
   cu.blank();
   if (DeviceStageEmitter::hasStep(L, plan))

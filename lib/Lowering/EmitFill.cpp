@@ -120,6 +120,11 @@ void FillEmitter::emitPrologue(CodeStream &cs) {
 void FillEmitter::emitCommonMembers(CodeStream &cs) {
   cs.line("int64_t num_seqs;");
   cs.line("ErrorRecord *err;");
+  cs.line("/// A GPU stage's pack, numbered in its host state (`_check` "
+          "names a failure of");
+  cs.line("/// the check kernel from that state only while it is this "
+          "pack's); 0 elsewhere.");
+  cs.line("uint64_t pack_no;");
   for (const ConfigDecl &cfg : L.configs()) {
     if (!cfg.isList) {
       cs.line("int64_t cfg_{0};", cfg.name);
@@ -308,6 +313,9 @@ void FillEmitter::emitHostState(CodeStream &cs, const PathPlan &plan) {
             "in `dv_for`");
     cs.line("/// (its config values and ratios; kept across steps).");
     cs.line("bool dv_ok = false; {0} dv_for{{};", L.ctxName(plan));
+    cs.line("/// The stage's packs so far (the last one's number is its "
+            "context's pack_no).");
+    cs.line("uint64_t packs = 0;");
   }
   if (DeviceStageEmitter::hasStep(L, plan)) {
     cs.line("/// The device step's proof box, grown by `_check` from a "
