@@ -69,12 +69,16 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
           ctx, p);
   cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / 16];",
           ctx);
-  cu.line("__shared__ ErrorRecord dry;");
+  // The fast fills' record of a failure (only which sequence is kept).
+  const bool dryRun = fastFillCanFail(plan);
+  if (dryRun)
+    cu.line("__shared__ ErrorRecord dry;");
   cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
           "blockDim.x)",
           ctx);
   cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
-  cu.line("if (threadIdx.x == 0) dry = ErrorRecord{};");
+  if (dryRun)
+    cu.line("if (threadIdx.x == 0) dry = ErrorRecord{};");
   // The fill kernel, launched as this one's programmatic dependent, may
   // start (its context copy) while this one runs; it waits for this
   // one's end before it reads anything this one writes.
@@ -90,10 +94,8 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
   emitDeviceRowChecks(cu, used,
                       "if (threadIdx.x == 0) atomicMax(verdict, "
                       "~(unsigned long long)i);");
-  if (!fastFillCanFail(plan)) {
-    cu.line("(void)dry;");
+  if (!dryRun)
     return;
-  }
   // Unproven, the host ran the checked dry run of every sequence.
   cu.line("if (!c.proven) return;");
   // Every thread has read c.err (its verdict word) before it changes.
