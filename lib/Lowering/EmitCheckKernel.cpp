@@ -21,7 +21,13 @@
 // checks a monotone read once per row, at its ends, where the host names
 // the first bad column. The sequence is the host's first failing one: the
 // GPU's checks fail for a sequence exactly where the host's do (a
-// monotone read's ends bound every column's index).
+// monotone read's ends bound every column's index). The host state is
+// the failed step's only until the next pack (the torch binding plans the
+// next step before it checks this one): each pack is numbered
+// (`pack_no`), and `_check` names field and row only while the numbers
+// agree, the sequence alone otherwise. The fill kernel is launched as
+// the check kernel's programmatic dependent where it was compiled for
+// sm_90 or later (its launch overlaps; it waits before the verdict).
 //
 //===----------------------------------------------------------------------===//
 
