@@ -69,20 +69,9 @@ void CudaEmitter::emitCheckKernel(CodeStream &cu, const PathPlan &plan) {
   CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
                               "{0}_check_kernel(const {1} *__restrict__ pc)",
                               p, ctx));
-  cu.line("static_assert(sizeof({0}) + sizeof(ErrorRecord) <= 48 * 1024, "
-          "\"path `{1}`: its context exceeds the 48 KiB of a kernel's static "
-          "shared memory\");",
-          ctx, p);
-  cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / 16];",
-          ctx);
   // The fast fills' record of a failure (only which sequence is kept).
   const bool dryRun = fastFillCanFail(plan);
-  if (dryRun)
-    cu.line("__shared__ ErrorRecord dry;");
-  cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
-          "blockDim.x)",
-          ctx);
-  cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
+  emitSharedContext(cu, plan, /*withRecord=*/dryRun);
   if (dryRun)
     cu.line("if (threadIdx.x == 0) dry = ErrorRecord{};");
   // The fill kernel, launched as this one's programmatic dependent, may

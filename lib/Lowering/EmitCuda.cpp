@@ -305,20 +305,7 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
     CodeStream::Scope k(cu, fmt("__global__ void __launch_bounds__(256) "
                                 "{0}_kernel(const {1} *__restrict__ pc)",
                                 p, ctx));
-    // The context into shared memory, all of it in one round trip: read
-    // in place, each field would cost a dependent global load where the
-    // fill first needs it (the compiler does not hoist them).
-    cu.line("static_assert(sizeof({0}) <= 48 * 1024, \"path `{1}`: its "
-            "context exceeds the 48 KiB of a kernel's static shared "
-            "memory\");",
-            ctx, p);
-    cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / "
-            "16];",
-            ctx);
-    cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
-            "blockDim.x)",
-            ctx);
-    cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
+    emitSharedContext(cu, plan, /*withRecord=*/false);
     cu.line("__syncthreads();");
     cu.line("const {0} &c = *reinterpret_cast<const {0} *>(shared_ctx);", ctx);
     if (checked)
@@ -347,6 +334,28 @@ void CudaEmitter::emitKernel(CodeStream &cu, const PathPlan &plan) {
       cu.line("if (!{0}<false>(c, i, j0, step)) return;",
               L.fillName(plan, space));
   }
+}
+
+/// The context into shared memory, all of it in one round trip: read in
+/// place, each field would cost a dependent global load where the fill
+/// first needs it (the compiler does not hoist them). `withRecord`: an
+/// error record `dry` in shared memory beside it (the check kernel's).
+void CudaEmitter::emitSharedContext(CodeStream &cu, const PathPlan &plan,
+                                    bool withRecord) {
+  std::string p = PathOp(plan.path).getSymName().str();
+  std::string ctx = L.ctxName(plan);
+  cu.line("static_assert(sizeof({0}){2} <= 48 * 1024, \"path `{1}`: its "
+          "context exceeds the 48 KiB of a kernel's static shared "
+          "memory\");",
+          ctx, p, withRecord ? " + sizeof(ErrorRecord)" : "");
+  cu.line("__shared__ alignas(16) int4 shared_ctx[(sizeof({0}) + 15) / 16];",
+          ctx);
+  if (withRecord)
+    cu.line("__shared__ ErrorRecord dry;");
+  cu.line("for (unsigned k = threadIdx.x; k < (sizeof({0}) + 15) / 16; k += "
+          "blockDim.x)",
+          ctx);
+  cu.line("  shared_ctx[k] = reinterpret_cast<const int4 *>(pc)[k];");
 }
 
 /// How many threads of the kernel the device holds at once, and where the
@@ -648,14 +657,18 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan,
     // The shape the stage chose from max_seqs and the column widths: the
     // same at every step, so a captured launch stays valid. The check
     // kernel first, where the path has one.
+    // `kernel`'s launch at that shape.
+    auto launch = [&](StringRef kernel) {
+      return fmt("{0}<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
+                 "stream>>>(static_cast<const {1} *>(s.device));",
+                 kernel, ctx);
+    };
     if (hasCheckKernel(plan)) {
       // The fill kernel as the check kernel's programmatic dependent (a
       // graph captures the edge): its launch and context copy overlap
       // the check kernel, whose end it waits for before reading the
       // verdict (one dependent launch's latency less a step).
-      cu.line("{0}_check_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), "
-              "s.threads, 0, stream>>>(static_cast<const {1} *>(s.device));",
-              p, ctx);
+      cu.line(launch(p + "_check_kernel"));
       cu.line("if (cudaError_t e = cudaGetLastError()) return e;");
       // Only where the fill kernel was compiled for sm_90 or later (its
       // griddepcontrol.wait): code for an older target launches after.
@@ -663,10 +676,8 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan,
               "return cudaFuncGetAttributes(&a, {0}_kernel) == cudaSuccess && "
               "a.ptxVersion >= 90; }();",
               p);
-      cu.line("if (!dependent) {{ {0}_kernel<<<dim3(unsigned(s.max_seqs), "
-              "s.per_seq), s.threads, 0, stream>>>(static_cast<const {1} "
-              "*>(s.device)); return cudaGetLastError(); }",
-              p, ctx);
+      cu.line("if (!dependent) {{ {0} return cudaGetLastError(); }",
+              launch(p + "_kernel"));
       cu.line("cudaLaunchConfig_t cfg{};");
       cu.line("cfg.gridDim = dim3(unsigned(s.max_seqs), s.per_seq);");
       cu.line("cfg.blockDim = dim3(s.threads);");
@@ -681,9 +692,7 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan,
               "{1} *>(s.device));",
               p, ctx);
     } else {
-      cu.line("{0}_kernel<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, "
-              "0, stream>>>(static_cast<const {1} *>(s.device));",
-              p, ctx);
+      cu.line(launch(p + "_kernel"));
       cu.line("return cudaGetLastError();");
     }
   }

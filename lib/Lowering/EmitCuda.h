@@ -28,6 +28,7 @@ private:
   void emitCudaPath(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   // The parts of emitCudaPath, in the order they print.
   void emitKernel(CodeStream &cu, const PathPlan &plan);
+  void emitSharedContext(CodeStream &cu, const PathPlan &plan, bool withRecord);
   void emitWidenBox(CodeStream &cu, const PathPlan &plan, unsigned gpuPath);
   void emitResidentWrites(CodeStream &cu,
                           const llvm::SetVector<mlir::Operation *> &used);

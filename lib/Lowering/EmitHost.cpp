@@ -1426,13 +1426,8 @@ void HostEmitter::emitDryRun(CodeStream &cs, const PathPlan &plan) {
                 "'host' too\");",
                 in.name);
     {
-      // The checked fills of every sequence without stores.
       CodeStream::Scope dry(cs, "if (fill && !c.proven)");
-      CodeStream::Scope i(cs, "for (int64_t i = 0; i < N; ++i)");
-      for (const RowSpace &space : plan.rowSpaces)
-        cs.line("if (!{0}<true, false>(c, i, 0, 1)) return "
-                "failure(describe(err, c.set));",
-                L.fillName(plan, space));
+      emitDryRunLoop(cs, plan, "0", "N", /*checked=*/true);
     }
     if (!fastFillCanFail(plan))
       return;
@@ -1471,16 +1466,21 @@ void HostEmitter::emitFastDryRun(CodeStream &cs, const PathPlan &plan) {
   cs.line("ErrorRecord &err = H.err;");
   cs.line("err = ErrorRecord{};");
   cs.line("c.err = &err;");
-  {
-    CodeStream::Scope i(cs, "for (int64_t i = from; i < to; ++i)");
-    for (const RowSpace &space : plan.rowSpaces)
-      cs.line("if (!{0}<false, false>(c, i, 0, 1)) return "
-              "failure(describe(err, c.set));",
-              L.fillName(plan, space));
-  }
+  emitDryRunLoop(cs, plan, "from", "to", /*checked=*/false);
   cs.line("return Status{};");
 }
 
+/// The fills of sequences [from, to) without stores (`checked`: the
+/// checked instantiation), returning the first failure in the evaluator's
+/// words.
+void HostEmitter::emitDryRunLoop(CodeStream &cs, const PathPlan &plan,
+                                 StringRef from, StringRef to, bool checked) {
+  CodeStream::Scope i(cs, fmt("for (int64_t i = {0}; i < {1}; ++i)", from, to));
+  for (const RowSpace &space : plan.rowSpaces)
+    cs.line("if (!{0}<{1}, false>(c, i, 0, 1)) return "
+            "failure(describe(err, c.set));",
+            L.fillName(plan, space), checked ? "true" : "false");
+}
 
 /// The path on the CPU: prepare, then every output written.
 void HostEmitter::emitCpuRun(CodeStream &cs, const PathPlan &plan) {

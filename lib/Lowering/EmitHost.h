@@ -89,6 +89,8 @@ private:
   void emitShapes(CodeStream &cs, const PathPlan &plan, bool deviceRows = false);
   void emitDryRun(CodeStream &cs, const PathPlan &plan);
   void emitFastDryRun(CodeStream &cs, const PathPlan &plan);
+  void emitDryRunLoop(CodeStream &cs, const PathPlan &plan,
+                      llvm::StringRef from, llvm::StringRef to, bool checked);
   void emitCpuRun(CodeStream &cs, const PathPlan &plan);
   /// Sets `c.proven` in prepare: the batch's int32 proof (RangeProof.h).
   mlir::LogicalResult emitRangeProof(CodeStream &cs, const PathPlan &plan);
