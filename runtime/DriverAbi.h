@@ -40,7 +40,8 @@ struct imeta_value {
 /// Runs path `path` on the batch (on the device if `gpu` is 1 and the
 /// driver was built with -DIMETA_DRIVER_CUDA; if 2, on the CPU with a GPU
 /// path's host stage run as its device stage runs it, one lane: a test of
-/// that stage without a GPU): 0 and `*json` the field file, or
+/// that stage without a GPU; if 3, on the device by the path's device
+/// step, docs/device-step.md): 0 and `*json` the field file, or
 /// nonzero and `*error` the message. Both stay valid until the next call.
 /// `json` and `error` must not be null (the call returns 2 and does
 /// nothing else); a null `path`, a negative `num_seqs` or count, a null

@@ -7,9 +7,10 @@
 #       (imeta-run --write-replay) with the evaluator's field file or error
 #   gpu-every-spec.sh run DIR MODE        compile each spec's generated
 #       code with test/gpu/ReplayDriver.cpp and make every run: MODE gpu
-#       (nvcc, the kernel), stage (c++, the device stage on the host) or
-#       host (c++, the CPU routine); each must print the evaluator's field
-#       file, or fail with its message. Exits 1 if any differs.
+#       (nvcc: the host-staged kernels, then the device step where the path
+#       has one), stage (c++, the device stage on the host) or host (c++,
+#       the CPU routine); each must print the evaluator's field file, or
+#       fail with its message. Exits 1 if any differs.
 #   gpu-every-spec.sh check BUILD         prepare into BUILD/every-spec,
 #       then run host and stage (ctest every-spec-replay: the harness
 #       and the replay files, without a GPU)
@@ -50,9 +51,9 @@ run)
   mode=$3
   mkdir -p "$dir/bin"
   case "$mode" in
-    gpu) arg=1 ;;
-    stage) arg=2 ;;
-    host) arg=0 ;;
+    gpu) args="1 3" ;;
+    stage) args=2 ;;
+    host) args=0 ;;
     *) echo "gpu-every-spec.sh: mode gpu, stage or host" >&2; exit 64 ;;
   esac
   # Each spec's driver, compiled side by side.
@@ -75,24 +76,29 @@ run)
   [ $built = 0 ] || { echo "gpu-every-spec: a driver did not build" >&2; exit 1; }
   fail=0 runs=0
   while read -r name id rc; do
-    runs=$((runs + 1))
-    got=0
-    "$dir/bin/$name.$mode" "$dir/cases/$id.replay" "$arg" \
-      > "$dir/cases/$id.$mode.out" 2> "$dir/cases/$id.$mode.err" || got=$?
-    if [ "$rc" = 0 ] && [ "$got" = 0 ] &&
-       cmp -s "$dir/cases/$id.expected" "$dir/cases/$id.$mode.out"; then
-      echo "ok   $id"
-    elif [ "$rc" != 0 ] && [ "$got" != 0 ] &&
-         cmp -s "$dir/cases/$id.err" "$dir/cases/$id.$mode.err"; then
-      echo "ok   $id (refused: $(head -c 100 "$dir/cases/$id.err"))"
-    elif [ "$mode" = stage ] && grep -q "has no device stage" "$dir/cases/$id.$mode.err"; then
-      echo "--   $id: $(cat "$dir/cases/$id.$mode.err")"
-    else
-      fail=1
-      echo "FAIL $id: evaluator rc $rc, $mode rc $got"
-      diff "$dir/cases/$id.expected" "$dir/cases/$id.$mode.out" | head -5 || true
-      diff "$dir/cases/$id.err" "$dir/cases/$id.$mode.err" | head -5 || true
-    fi
+    for arg in $args; do
+      runs=$((runs + 1))
+      got=0
+      run=$mode
+      [ "$arg" != 3 ] || run=$mode-step
+      out="$dir/cases/$id.$run"
+      "$dir/bin/$name.$mode" "$dir/cases/$id.replay" "$arg" \
+        > "$out.out" 2> "$out.err" || got=$?
+      if [ "$rc" = 0 ] && [ "$got" = 0 ] &&
+         cmp -s "$dir/cases/$id.expected" "$out.out"; then
+        echo "ok   $id ($run)"
+      elif [ "$rc" != 0 ] && [ "$got" != 0 ] &&
+           cmp -s "$dir/cases/$id.err" "$out.err"; then
+        echo "ok   $id ($run, refused: $(head -c 100 "$dir/cases/$id.err"))"
+      elif grep -q "has no device st" "$out.err"; then
+        echo "--   $id ($run): $(cat "$out.err")"
+      else
+        fail=1
+        echo "FAIL $id ($run): evaluator rc $rc, $run rc $got"
+        diff "$dir/cases/$id.expected" "$out.out" | head -5 || true
+        diff "$dir/cases/$id.err" "$out.err" | head -5 || true
+      fi
+    done
   done < "$dir/cases.txt"
   echo "gpu-every-spec ($mode): $runs runs, $([ $fail = 0 ] && echo all equal to the evaluator || echo some differ)"
   exit $fail

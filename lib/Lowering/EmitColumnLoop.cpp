@@ -115,6 +115,7 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     std::string flag = fmt("oob{0}", flags.size());
     cs.line("bool {0} = false;  (void){0};", flag);
     rowCs.line("#ifdef __CUDA_ARCH__");
+    std::optional<CodeStream::Scope> tiled(std::in_place, rowCs, "if (tiled)");
     rowCs.line("// The read of {0}: its index is monotone in the column; "
                "the row's first and last column that read it bound it.",
                ml.load.getInput());
@@ -130,6 +131,7 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds, "last_" + flag,
                              flag, {ml.load.getIndex()}, check)))
       return failure();
+    tiled.reset();
     rowCs.line("#endif");
     step.rangeCheckedLoads.insert(ml.load);
     flags.push_back(flag);
@@ -158,6 +160,7 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
   std::string flag = "in_range";
   cs.line("bool {0} = false;  (void){0};", flag);
   rowCs.line("#ifdef __CUDA_ARCH__");
+  std::optional<CodeStream::Scope> tiled(std::in_place, rowCs, "if (tiled)");
   rowCs.line("// The divisions below the split: their dividends are monotone "
              "in the column; the row's first and last column below it bound "
              "them.");
@@ -181,6 +184,7 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
   if (failed(emitAtRowEnds(rowCs, st, field, scope, {split.bound}, "last_below",
                            flag, dividends, inRange)))
     return failure();
+  tiled.reset();
   rowCs.line("#endif");
   return flag;
 }
@@ -299,26 +303,34 @@ std::string FillEmitter::liveColumns(FieldOp field, const FormulaScope &scope) {
              bucketIndex(st, scope, live.getRatiosAttr()));
 }
 
-/// The shape of a `cols` field's walk: on the GPU a warp takes a tile of
-/// consecutive columns of one row, each lane kVec consecutive columns per
-/// step (one 16-byte store where the row allows): up to 4 steps of
-/// kLanes * kVec columns, fewer when the sequence's values would leave
-/// warps idle (a narrow row). The CPU takes whole rows. Tile arithmetic is
-/// in I: 32 bits in the fast instantiation.
+/// The shape of a `cols` field's walk: on the GPU (`tiled`) a warp takes
+/// a tile of consecutive columns of one row, each lane kVec consecutive
+/// columns per step (one 16-byte store where the row allows): up to 4
+/// steps of lanes * kVec columns, fewer when the sequence's values would
+/// leave warps idle (a narrow row). The CPU takes whole rows, a lane
+/// each; so does the GPU's checked fill on fewer lanes than whole warps
+/// (one lane: the device step's re-run of a failing sequence, which must
+/// meet its failures in the CPU's order and words). Tile arithmetic is in
+/// I: 32 bits in the fast instantiation.
 static void emitTileShape(CodeStream &cs) {
-  cs.line("constexpr int kLanes = IMETA_LANES, kVec = kLanes > 1 ? 4 "
-          ": 1;");
+  cs.line("#ifdef __CUDA_ARCH__");
+  cs.line("const bool tiled = !kChk || step % IMETA_LANES == 0;");
+  cs.line("#else");
+  cs.line("constexpr bool tiled = false;");
+  cs.line("#endif");
+  cs.line("constexpr int kVec = IMETA_LANES > 1 ? 4 : 1;");
+  cs.line("const int lanes = tiled ? IMETA_LANES : 1;");
   // A warp's share of the values, in steps, compared rather than
   // divided; tiles by a shift (a warp's once-only divisions dominated a
   // small expansion's instructions, bench/HISTORY.md).
-  cs.line("const int64_t work = rows * cols, warp_step = (step + kLanes - "
-          "1) / kLanes * kLanes * kVec;");
-  cs.line("const int tile_shift = kLanes > 1 ? IMETA_TILE_SHIFT + (work >= "
+  cs.line("const int64_t work = rows * cols, warp_step = (step + lanes - "
+          "1) / lanes * lanes * kVec;");
+  cs.line("const int tile_shift = tiled ? IMETA_TILE_SHIFT + (work >= "
           "3 * warp_step ? 2 : work >= 2 * warp_step ? 1 : 0) : 0;");
-  cs.line("const I tile_cols = kLanes > 1 ? I(1) << tile_shift : I(cols);");
-  cs.line("const I tiles = cols <= 0 ? 0 : kLanes > 1 ? (I(cols) + "
+  cs.line("const I tile_cols = tiled ? I(1) << tile_shift : I(cols);");
+  cs.line("const I tiles = cols <= 0 ? 0 : tiled ? (I(cols) + "
           "tile_cols - 1) >> tile_shift : 1;");
-  cs.line("const I lane = I(j0 % kLanes);  (void)lane;");
+  cs.line("const I lane = I(j0 % lanes);  (void)lane;");
 }
 
 /// The warp's k-th tile is tile e = e0 + k * stride of the row-major
@@ -327,7 +339,7 @@ static void emitTileShape(CodeStream &cs) {
 /// in `loop` and binds the tile's columns [first, end) and its row r.
 static void openTileLoop(CodeStream &cs,
                          std::optional<CodeStream::Scope> &loop) {
-  cs.line("const I e0 = I(j0 / kLanes), stride = I(step / kLanes);");
+  cs.line("const I e0 = I(j0 / lanes), stride = I(step / lanes);");
   cs.line("I dj = 0, dt = 0, j = I(rows), t = 0;");
   cs.line("if (tiles > 0) imeta_divmod_small(stride, tiles, dj, dt), "
           "imeta_divmod_small(e0, tiles, j, t);");
@@ -487,7 +499,7 @@ static LogicalResult emitDeviceSteps(CodeStream &cs, EmitterState &st,
     CodeStream::Scope steps(
         cs, std::string(d.outOfRange.empty() ? "" : "if (!failed) ") +
                 "for (I c0 = first + lane * kVec; c0 < end; c0 += "
-                "kLanes * kVec)");
+                "lanes * kVec)");
     cs.line("{0} v[kVec] = {{};", d.elem);
     if (failed(emitSplitSteps(cs, st, d, bound)))
       return failure();
@@ -504,12 +516,13 @@ static LogicalResult emitDeviceSteps(CodeStream &cs, EmitterState &st,
 }
 
 /// The CPU side of a tile (a whole row): a copy where the row is a slice
-/// of a list, else each value.
+/// of a list (`mayCopy`: on the host), else each value.
 static LogicalResult emitHostColumns(CodeStream &cs, EmitterState &st,
                                      FieldOp field, const FormulaScope &scope,
                                      const PlannedOutput *out,
-                                     const std::string &elem) {
-  if (LoadOp copied = columnCopy(field); copied && out && !out->isBool) {
+                                     const std::string &elem, bool mayCopy) {
+  if (LoadOp copied = columnCopy(field);
+      mayCopy && copied && out && !out->isBool) {
     // The row is a slice of the list (bounds checked above): the C
     // library's copy, vectorized for the host it runs on.
     cs.line("if (kStore && end > first) std::memcpy(row_out + first, "
@@ -549,7 +562,7 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
   // (a block table, a window) leaves most warps of a wide launch without
   // one, and starting it cost them a visible share of an expansion's
   // instructions (bench/HISTORY.md).
-  CodeStream::Scope busy(cs, "if (j0 / kLanes < rows * int64_t(tiles))");
+  CodeStream::Scope busy(cs, "if (j0 / lanes < rows * int64_t(tiles))");
   hoistColumnInvariants(cs, st, field, scope);
   // The values of the row that the field reads, each at the one bucket it
   // is read at (a scalar: no per-bucket array in local memory), its own
@@ -600,10 +613,18 @@ LogicalResult FillEmitter::emitColumnField(CodeStream &cs, const PathPlan &plan,
   d.elem = out ? elemType(out->isBool) : "int32_t";
   cs.line("{0} *const row_out = {1};  (void)row_out;", d.elem, target);
   cs.line("#ifdef __CUDA_ARCH__");
-  if (failed(emitDeviceSteps(cs, st, d)))
-    return failure();
+  {
+    CodeStream::Scope warp(cs, "if (tiled)");
+    if (failed(emitDeviceSteps(cs, st, d)))
+      return failure();
+  }
+  {
+    CodeStream::Scope serial(cs, "else");
+    if (failed(emitHostColumns(cs, st, field, scope, out, d.elem, false)))
+      return failure();
+  }
   cs.line("#else");
-  if (failed(emitHostColumns(cs, st, field, scope, out, d.elem)))
+  if (failed(emitHostColumns(cs, st, field, scope, out, d.elem, true)))
     return failure();
   cs.line("#endif");
   return success();

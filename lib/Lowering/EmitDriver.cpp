@@ -245,7 +245,21 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
             "stage: {1}\"; rc = 1; } else",
             p, escape(DeviceStageEmitter::blocker(L, plan)));
   if (PathOp(plan.path).getTarget() == Target::gpu) {
+    // gpu == 3: the device step (no per-sequence host work), where the
+    // path has one.
+    std::string noStep = DeviceStageEmitter::stepBlocker(L, plan);
+    if (!noStep.empty())
+      cs.line("    if (gpu == 3) {{ g_error = \"path '{0}' has no device "
+              "step: {1}\"; rc = 1; } else",
+              p, escape(noStep));
     cs.line("#ifdef IMETA_DRIVER_CUDA");
+    if (noStep.empty())
+      cs.line("    if (gpu == 3) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "
+              "[](g::GpuStaging &s, const g::Config &c, const g::Sequences "
+              "&q, g::{0} &o, cudaStream_t st, g::FillMode) {{ return "
+              "g::{2}_device_stage(s, c, q, o, st); }, g::{2}_device_launch, "
+              "g::{2}_check); else",
+              bufs, table, p);
     cs.line("    if (gpu) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "
             "g::{2}_stage, g::{2}_launch, g::{2}_check); else",
             bufs, table, p);

@@ -4,9 +4,9 @@
 // wrote (runtime/DriverReplay.h) and makes it through the generated
 // driver this program is linked with, MODE 0 on the host, 1 on the GPU
 // (a driver built with -DIMETA_DRIVER_CUDA), 2 the GPU path's device stage
-// run on the host. Prints the field file, or the driver's error on stderr
-// and exits with its code. No LLVM: it builds on the GPU machine
-// (scripts/gpu-every-spec.sh).
+// run on the host, 3 on the GPU by the path's device step. Prints the field
+// file, or the driver's error on stderr and exits with its code. No LLVM: it
+// builds on the GPU machine (scripts/gpu-every-spec.sh).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +18,8 @@
 
 int main(int argc, char **argv) {
   const std::string mode = argc == 3 ? argv[2] : "";
-  if (mode != "0" && mode != "1" && mode != "2") {
-    std::fprintf(stderr, "usage: %s REPLAY-FILE 0|1|2\n", argv[0]);
+  if (mode != "0" && mode != "1" && mode != "2" && mode != "3") {
+    std::fprintf(stderr, "usage: %s REPLAY-FILE 0|1|2|3\n", argv[0]);
     return 64;
   }
   std::ifstream in(argv[1]);

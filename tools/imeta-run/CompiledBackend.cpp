@@ -39,7 +39,10 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   if (options.gpu) {
     auto nvcc = llvm::sys::findProgramByName("nvcc");
     if (!nvcc)
-      return toolError(kExitUsage, "--backend cuda needs nvcc on PATH");
+      return toolError(kExitUsage,
+                       llvm::Twine("--backend ") +
+                           (options.deviceStep ? "cuda-step" : "cuda") +
+                           " needs nvcc on PATH");
     job.program = *nvcc;
     job.flags = {"-std=c++17", "-O2", "-arch=sm_90", "-shared", "-Xcompiler",
                  "-fPIC", "-DIMETA_DRIVER_CUDA"};
@@ -77,7 +80,11 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   runtime::DriverArgs values = toDriverArgs(spec, batch);
   values.capacity = options.capacity;
   int rc = values.run(run, name.c_str(), int32_t(batch.sequences.size()),
-                      options.gpu ? 1 : options.staged ? 2 : 0, result);
+                      options.deviceStep ? 3
+                      : options.gpu      ? 1
+                      : options.staged   ? 2
+                                         : 0,
+                      result);
   if (rc == 3) // the rows outgrow --capacity: the request's fault
     return toolError(kExitUsage, result);
   if (rc != 0)

@@ -20,6 +20,7 @@ namespace imeta {
 
 struct CompiledRun {
   bool gpu = false;       ///< nvcc and the GPU path's kernel
+  bool deviceStep = false; ///< with gpu: the path's device step
   bool staged = false;    ///< CPU, the GPU path's device stage on one lane
   bool keepTemps = false; ///< keep the generated files (path printed)
   int64_t capacity = 0;   ///< rows per output buffer (0: those needed)

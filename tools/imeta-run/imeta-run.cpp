@@ -54,9 +54,10 @@ static cl::opt<std::string> backend(
     "backend",
     cl::desc("interp: the reference evaluator; cpu: generated C++ compiled "
              "with the host compiler; cuda: generated CUDA compiled with "
-             "nvcc, run on the GPU; stage: as cpu, with a GPU path's host "
-             "stage run as its device stage runs it (a test of that stage "
-             "without a GPU)"),
+             "nvcc, run on the GPU; cuda-step: as cuda, by the path's device "
+             "step (no per-sequence host work); stage: as cpu, with a GPU "
+             "path's host stage run as its device stage runs it (a test of "
+             "that stage without a GPU)"),
     cl::init("interp"), cl::cat(category));
 static cl::opt<int64_t> capacity(
     "capacity",
@@ -139,7 +140,8 @@ static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
                                              const imeta::Batch &batch) {
   if (backend != "interp") {
     imeta::CompiledRun options;
-    options.gpu = backend == "cuda";
+    options.gpu = backend == "cuda" || backend == "cuda-step";
+    options.deviceStep = backend == "cuda-step";
     options.staged = backend == "stage";
     options.keepTemps = saveTemps;
     options.capacity = capacity;
@@ -202,9 +204,9 @@ int main(int argc, char **argv) {
                      ": a buffer holds 0 or more rows",
                  imeta::kExitUsage);
   if (backend != "interp" && backend != "cpu" && backend != "cuda" &&
-      backend != "stage")
+      backend != "cuda-step" && backend != "stage")
     return error("unknown backend '" + backend +
-                     "'; use interp, cpu, cuda or stage",
+                     "'; use interp, cpu, cuda, cuda-step or stage",
                  imeta::kExitUsage);
   if (specFile != "-" && !llvm::sys::fs::exists(specFile))
     return error("cannot read spec file '" + specFile + "'",
