@@ -52,7 +52,8 @@ struct imeta_value {
 /// each needs); an output with a declared fill prints its rows up to the
 /// capacity, those past the live ones its fill. An output that needs more
 /// rows than a positive capacity is refused with 3 (the request, not the
-/// batch, is at fault).
+/// batch, is at fault), as is a mode the path lacks (GPU code, a device
+/// stage or a device step).
 int imeta_driver_run(const char *path, int32_t num_seqs,
                      const imeta_value *config, int num_config,
                      const imeta_value *inputs, int num_inputs, int gpu,

@@ -242,7 +242,7 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
             bufs, table, p);
   else
     cs.line("    if (gpu == 2) {{ g_error = \"path '{0}' has no device "
-            "stage: {1}\"; rc = 1; } else",
+            "stage: {1}\"; rc = 3; } else",
             p, escape(DeviceStageEmitter::blocker(L, plan)));
   if (PathOp(plan.path).getTarget() == Target::gpu) {
     // gpu == 3: the device step (no per-sequence host work), where the
@@ -250,7 +250,7 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
     std::string noStep = DeviceStageEmitter::stepBlocker(L, plan);
     if (!noStep.empty())
       cs.line("    if (gpu == 3) {{ g_error = \"path '{0}' has no device "
-              "step: {1}\"; rc = 1; } else",
+              "step: {1}\"; rc = 3; } else",
               p, escape(noStep));
     cs.line("#ifdef IMETA_DRIVER_CUDA");
     if (noStep.empty())
@@ -268,7 +268,7 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
             "CUDA\"; rc = 1; } else");
   } else {
     cs.line("    if (gpu) {{ g_error = \"path '{0}' has no GPU code "
-            "(target cpu)\"; rc = 1; } else",
+            "(target cpu)\"; rc = 3; } else",
             p);
   }
   cs.line("    rc = runCpu<g::{0}>(in, {1}, g::{2}_shape, g::{2});", bufs,
