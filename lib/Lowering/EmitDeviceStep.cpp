@@ -20,6 +20,26 @@ using imeta::fmt;
 
 namespace imeta::emit {
 
+/// Whether the device stage of `plan` reads an element of config list
+/// `param` (a rule or a host value: a fill never does, checkDeviceReads).
+static bool stageReadsConfigList(const PathPlan &plan, StringRef param) {
+  auto reads = [&](Operation *root) {
+    return root
+        ->walk([&](ConfigAtOp at) {
+          return at.getParam() == param ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  for (const HostStep &step : plan.host)
+    if (reads(step.op))
+      return true;
+  for (RequireOp rule : allRules(PathOp(plan.path)))
+    if (reads(rule))
+      return true;
+  return false;
+}
+
 /// Threads a sequence: the CTA's, halved (down to a warp) while the grid's
 /// groups are fewer than the sequences, so that every sequence is filled
 /// (or checked) at once rather than one CTA taking several in turn;
@@ -347,6 +367,13 @@ void CudaEmitter::emitStepImpl(CodeStream &cu, const PathPlan &plan,
           p);
   cu.line("if (!st.ok) return st;");
   emitDeviceContext(cu, plan);
+  // A config list the stage reads (a lookup table the host holds): into
+  // the staging with the step's arrays, where the kernel reads it.
+  for (const ConfigDecl &cfg : L.configs())
+    if (cfg.isList && stageReadsConfigList(plan, cfg.name))
+      cu.line("dc.cfgl_{0} = dc.cfgl_{0} ? pk.put(dc.cfgl_{0}, "
+              "size_t(dc.cfgn_{0})) : nullptr;",
+              cfg.name);
   for (const InputDecl &in : L.inputs())
     if (in.isList() && in.op.getMin())
       cu.line("dc.lo_{0} = H.lo_{0}; dc.hi_{0} = H.hi_{0};", in.name);

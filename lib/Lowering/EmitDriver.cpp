@@ -141,9 +141,44 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
     cs.raw(
 #include "lib/Lowering/DriverGpu.text.inc"
     );
+    emitStateOnDevice(cs);
   }
   cs.line("}  // namespace");
   cs.blank();
+}
+
+/// The request state of `s` copied to the device (a device step reads it
+/// there, where an engine keeps it): each state input's values, a list's
+/// offsets too.
+void DriverEmitter::emitStateOnDevice(CodeStream &cs) {
+  // Only where a path has a device step (unused otherwise: -Wall).
+  if (llvm::none_of(L.plans(), [&](const PathPlan &plan) {
+        return PathOp(plan.path).getTarget() == Target::gpu &&
+               DeviceStageEmitter::hasStep(L, plan);
+      }))
+    return;
+  cs.line("#ifdef IMETA_DRIVER_CUDA");
+  cs.line("g::Status stateOnDevice(g::Sequences &s, DeviceCopies &copies) "
+          "{");
+  cs.line("  (void)s, (void)copies;  // a spec may read no state");
+  for (const InputDecl &decl : L.inputs()) {
+    if (!decl.isState())
+      continue;
+    StringRef n = decl.name;
+    std::string slots = fmt("size_t(s.{0}_slots)", *decl.op.getSlot());
+    std::string up =
+        decl.isList()
+            ? fmt("copies.up(s.{0}, s.{0}_offsets ? size_t(s.{0}_offsets[{1}]) "
+                  ": 0) && copies.up(s.{0}_offsets, {1} + 1)",
+                  n, slots)
+            : fmt("copies.up(s.{0}, {1})", n, slots);
+    cs.line("  if (!({0})) return g::Status{{false, \"cannot copy state "
+            "'{1}' to the device\"};",
+            up, n);
+  }
+  cs.line("  return g::Status{};");
+  cs.line("}");
+  cs.line("#endif");
 }
 
 /// The config parameters and ratio sets from the named values.
@@ -253,12 +288,16 @@ void DriverEmitter::emitRunPath(CodeStream &cs, const PathPlan &plan) {
               "step: {1}\"; rc = 3; } else",
               p, escape(noStep));
     cs.line("#ifdef IMETA_DRIVER_CUDA");
+    // The device step reads request state on the device: the batch's
+    // copied there first.
     if (noStep.empty())
-      cs.line("    if (gpu == 3) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "
-              "[](g::GpuStaging &s, const g::Config &c, const g::Sequences "
-              "&q, g::{0} &o, cudaStream_t st, g::FillMode) {{ return "
-              "g::{2}_device_stage(s, c, q, o, st); }, g::{2}_device_launch, "
-              "g::{2}_check); else",
+      cs.line("    if (gpu == 3) {{ DeviceCopies state; rc = "
+              "runGpu<g::{0}>(in, {1}, g::{2}_shape, [&state](g::GpuStaging "
+              "&s, const g::Config &c, const g::Sequences &q, g::{0} &o, "
+              "cudaStream_t st, g::FillMode) {{ g::Sequences d = q; if "
+              "(g::Status e = stateOnDevice(d, state); !e.ok) return e; "
+              "return g::{2}_device_stage(s, c, d, o, st); }, "
+              "g::{2}_device_launch, g::{2}_check); } else",
               bufs, table, p);
     cs.line("    if (gpu) rc = runGpu<g::{0}>(in, {1}, g::{2}_shape, "
             "g::{2}_stage, g::{2}_launch, g::{2}_check); else",

@@ -21,6 +21,7 @@ private:
   void emitPrologue(CodeStream &cs);
   void emitNames(CodeStream &cs);
   void emitReadConfig(CodeStream &cs);
+  void emitStateOnDevice(CodeStream &cs);
   void emitReadInputs(CodeStream &cs);
   void emitNeededConfig(CodeStream &cs, const PathPlan &plan);
   void emitRunPath(CodeStream &cs, const PathPlan &plan);
