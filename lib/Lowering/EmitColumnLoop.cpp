@@ -115,23 +115,26 @@ checkMonotoneLoads(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
     std::string flag = fmt("oob{0}", flags.size());
     cs.line("bool {0} = false;  (void){0};", flag);
     rowCs.line("#ifdef __CUDA_ARCH__");
-    std::optional<CodeStream::Scope> tiled(std::in_place, rowCs, "if (tiled)");
-    rowCs.line("// The read of {0}: its index is monotone in the column; "
-               "the row's first and last column that read it bound it.",
-               ml.load.getInput());
-    std::string list = ("ll_" + ml.load.getInput()).str();
-    auto check = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
-      rowCs.line(
-          "if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
-          "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
-          "imeta_in_list({0}, {1}) ? {2} : {0}, {8}, {1}); {7} = true; }",
-          lo[0], list, hi[0], st.site(ml.load), scope.ownerId, scope.seq,
-          scope.globalRow, flag, failRatioArgs(st, scope));
-    };
-    if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds, "last_" + flag,
-                             flag, {ml.load.getIndex()}, check)))
-      return failure();
-    tiled.reset();
+    {
+      // A warp's walk (the serial one meets each read as the CPU does).
+      CodeStream::Scope tiled(rowCs, "if (tiled)");
+      rowCs.line("// The read of {0}: its index is monotone in the column; "
+                 "the row's first and last column that read it bound it.",
+                 ml.load.getInput());
+      std::string list = ("ll_" + ml.load.getInput()).str();
+      auto check = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
+        rowCs.line(
+            "if (!imeta_in_list({0}, {1}) || !imeta_in_list({2}, {1})) "
+            "{{ imeta_fail(c.err, kOutOfRange, {3}, {4}, {5}, {6}, "
+            "imeta_in_list({0}, {1}) ? {2} : {0}, {8}, {1}); {7} = true; }",
+            lo[0], list, hi[0], st.site(ml.load), scope.ownerId, scope.seq,
+            scope.globalRow, flag, failRatioArgs(st, scope));
+      };
+      if (failed(emitAtRowEnds(rowCs, st, field, scope, ml.bounds,
+                               "last_" + flag, flag, {ml.load.getIndex()},
+                               check)))
+        return failure();
+    }
     rowCs.line("#endif");
     step.rangeCheckedLoads.insert(ml.load);
     flags.push_back(flag);
@@ -160,31 +163,32 @@ rangeSplitDivisions(CodeStream &cs, CodeStream &rowCs, EmitterState &st,
   std::string flag = "in_range";
   cs.line("bool {0} = false;  (void){0};", flag);
   rowCs.line("#ifdef __CUDA_ARCH__");
-  std::optional<CodeStream::Scope> tiled(std::in_place, rowCs, "if (tiled)");
-  rowCs.line("// The divisions below the split: their dividends are monotone "
-             "in the column; the row's first and last column below it bound "
-             "them.");
-  SmallVector<Value> dividends;
-  for (Operation *op : divisions)
-    dividends.push_back(op->getOperand(0));
-  auto inRange = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
-    // (A quotient and a remainder of the same operands test once.)
-    SmallVector<std::string> tests;
-    for (auto [k, op] : llvm::enumerate(divisions)) {
-      std::string dv = dividerOf(st, scope, op->getOperand(1));
-      std::string test = fmt("uint32_t({0}) <= {2}.limit && uint32_t("
-                             "{1}) <= {2}.limit",
-                             lo[k], hi[k], dv);
-      if (!llvm::is_contained(tests, test))
-        tests.push_back(test);
-      exact.insert(op);
-    }
-    rowCs.line("{0} = {1};", flag, llvm::join(tests, " && "));
-  };
-  if (failed(emitAtRowEnds(rowCs, st, field, scope, {split.bound}, "last_below",
-                           flag, dividends, inRange)))
-    return failure();
-  tiled.reset();
+  {
+    CodeStream::Scope tiled(rowCs, "if (tiled)");
+    rowCs.line("// The divisions below the split: their dividends are monotone "
+               "in the column; the row's first and last column below it bound "
+               "them.");
+    SmallVector<Value> dividends;
+    for (Operation *op : divisions)
+      dividends.push_back(op->getOperand(0));
+    auto inRange = [&](ArrayRef<std::string> lo, ArrayRef<std::string> hi) {
+      // (A quotient and a remainder of the same operands test once.)
+      SmallVector<std::string> tests;
+      for (auto [k, op] : llvm::enumerate(divisions)) {
+        std::string dv = dividerOf(st, scope, op->getOperand(1));
+        std::string test = fmt("uint32_t({0}) <= {2}.limit && uint32_t("
+                               "{1}) <= {2}.limit",
+                               lo[k], hi[k], dv);
+        if (!llvm::is_contained(tests, test))
+          tests.push_back(test);
+        exact.insert(op);
+      }
+      rowCs.line("{0} = {1};", flag, llvm::join(tests, " && "));
+    };
+    if (failed(emitAtRowEnds(rowCs, st, field, scope, {split.bound},
+                             "last_below", flag, dividends, inRange)))
+      return failure();
+  }
   rowCs.line("#endif");
   return flag;
 }
