@@ -91,6 +91,10 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
 
   GeneratedFiles files;
   files.baseName = layout.fileBase();
+  for (const PathPlan &plan : layout.plans())
+    if (PathOp(plan.path).getTarget() == Target::gpu)
+      files.noDeviceStep[PathOp(plan.path).getSymName().str()] =
+          DeviceStageEmitter::stepBlocker(layout, plan);
   std::string implBody, hostBody;
   if (failed(printTo(implBody,
                      [&](CodeStream &cs) {

@@ -7,6 +7,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,8 @@ struct GeneratedFiles {
   /// <base>_torch.cpp: the PyTorch binding (`imeta-gen --torch`), one
   /// custom class a path; built with torch's extension machinery.
   std::string torch;
+  /// Per GPU path, why it has no device step (empty: it has one).
+  std::map<std::string, std::string> noDeviceStep;
 
   /// The files, as (file name, text), in the order above: the binding
   /// only `withTorch`.

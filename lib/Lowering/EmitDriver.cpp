@@ -149,7 +149,7 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
 
 /// The request state of `s` copied to the device (a device step reads it
 /// there, where an engine keeps it): each state input's values, a list's
-/// offsets too.
+/// offsets (packed) or lengths (a table of rows `X_stride` apart) too.
 void DriverEmitter::emitStateOnDevice(CodeStream &cs) {
   // Only where a path has a device step (unused otherwise: -Wall).
   if (llvm::none_of(L.plans(), [&](const PathPlan &plan) {
@@ -169,11 +169,13 @@ void DriverEmitter::emitStateOnDevice(CodeStream &cs) {
     std::string up =
         decl.isList()
             ? fmt("copies.up(s.{0}, s.{0}_offsets ? size_t(s.{0}_offsets[{1}]) "
-                  ": 0) && copies.up(s.{0}_offsets, {1} + 1)",
+                  ": {1} * size_t(s.{0}_stride)) && copies.up(s.{0}_offsets, "
+                  "{1} + 1) && copies.up(s.{0}_lengths, {1})",
                   n, slots)
             : fmt("copies.up(s.{0}, {1})", n, slots);
-    cs.line("  if (!({0})) return g::Status{{false, \"cannot copy state "
-            "'{1}' to the device\"};",
+    cs.line("  if (!({0})) return g::Status{{false, std::string(\"cannot "
+            "copy state '{1}' to the device: \") + "
+            "cudaGetErrorString(copies.error)};",
             up, n);
   }
   cs.line("  return g::Status{};");

@@ -32,6 +32,11 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   if (failed(files))
     return toolError(kExitSpecInvalid, "code generation failed");
 
+  if (options.deviceStep)
+    if (auto no = files->noDeviceStep.find(path.getSymName().str());
+        no != files->noDeviceStep.end() && !no->second.empty())
+      return toolError(kExitUsage, "path '" + path.getSymName() +
+                                       "' has no device step: " + no->second);
   const std::string &base = files->baseName;
   CompileJob job;
   job.keepSources = options.keepTemps;
