@@ -654,10 +654,9 @@ void CudaEmitter::emitStageEntries(CodeStream &cu, const PathPlan &plan,
     CodeStream::Scope f(cu, fmt("cudaError_t {0}_launch(const GpuStaging "
                                 "&s, cudaStream_t stream)",
                                 p));
-    // The shape the stage chose from max_seqs and the column widths: the
-    // same at every step, so a captured launch stays valid. The check
-    // kernel first, where the path has one.
-    // `kernel`'s launch at that shape.
+    // `kernel`'s launch at the shape the stage chose from max_seqs and the
+    // column widths: the same at every step, so a captured launch stays
+    // valid. The check kernel first, where the path has one.
     auto launch = [&](StringRef kernel) {
       return fmt("{0}<<<dim3(unsigned(s.max_seqs), s.per_seq), s.threads, 0, "
                  "stream>>>(static_cast<const {1} *>(s.device));",

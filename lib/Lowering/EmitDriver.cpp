@@ -151,10 +151,10 @@ void DriverEmitter::emitPrologue(CodeStream &cs) {
 /// there, where an engine keeps it): each state input's values, a list's
 /// offsets (packed) or lengths (a table of rows `X_stride` apart) too.
 void DriverEmitter::emitStateOnDevice(CodeStream &cs) {
-  // Only where a path has a device step (unused otherwise: -Wall).
+  // Only where a path has a device step (unused otherwise: -Wall); a CPU
+  // path has none (DeviceStageEmitter::stepBlocker).
   if (llvm::none_of(L.plans(), [&](const PathPlan &plan) {
-        return PathOp(plan.path).getTarget() == Target::gpu &&
-               DeviceStageEmitter::hasStep(L, plan);
+        return DeviceStageEmitter::hasStep(L, plan);
       }))
     return;
   cs.line("#ifdef IMETA_DRIVER_CUDA");
