@@ -273,11 +273,16 @@ static LogicalResult checkDeviceReads(const PathPlan &plan) {
         return isa<ConfigAtOp, ConfigLenOp>(op) ? WalkResult::interrupt()
                                                 : WalkResult::advance();
       });
-      if (found.wasInterrupted())
-        return PathOp(plan.path).emitOpError("is a GPU path, but field @")
-               << field.getSymName()
-               << " reads a config list, which a kernel does not hold; "
-                  "give the path target(cpu)";
+      if (found.wasInterrupted()) {
+        InFlightDiagnostic diag =
+            PathOp(plan.path).emitOpError("is a GPU path, but field @")
+            << field.getSymName()
+            << " reads a config list, which a kernel does not hold; "
+               "give the path target(cpu)";
+        diag.attachNote(field.getLoc()) << "field @" << field.getSymName()
+                                        << " is here";
+        return diag;
+      }
     }
   return success();
 }

@@ -188,7 +188,8 @@ static llvm::Error readState(const llvm::json::Object &root,
       }
       std::vector<int64_t> &row = one.lists[in.getSymName()];
       if (width && int64_t(row.size()) != *width)
-        return at.fail(formatv("has {0} entries, not {1} = {2}", row.size(),
+        return at.fail(formatv("has {0} {1}, not {2} = {3}", row.size(),
+                               row.size() == 1 ? "entry" : "entries",
                                in.getWidth()->str(), *width),
                        rule);
       out.rows.push_back(std::move(row));

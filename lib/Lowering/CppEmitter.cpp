@@ -92,9 +92,11 @@ FailureOr<GeneratedFiles> imeta::emitSpec(SpecOp spec, StringRef fileBase) {
   GeneratedFiles files;
   files.baseName = layout.fileBase();
   for (const PathPlan &plan : layout.plans())
-    if (PathOp(plan.path).getTarget() == Target::gpu)
-      files.noDeviceStep[PathOp(plan.path).getSymName().str()] =
-          DeviceStageEmitter::stepBlocker(layout, plan);
+    if (PathOp(plan.path).getTarget() == Target::gpu) {
+      const std::string name = PathOp(plan.path).getSymName().str();
+      files.noDeviceStage[name] = DeviceStageEmitter::blocker(layout, plan);
+      files.noDeviceStep[name] = DeviceStageEmitter::stepBlocker(layout, plan);
+    }
   std::string implBody, hostBody;
   if (failed(printTo(implBody,
                      [&](CodeStream &cs) {

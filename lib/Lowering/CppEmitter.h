@@ -30,6 +30,8 @@ struct GeneratedFiles {
   /// <base>_torch.cpp: the PyTorch binding (`imeta-gen --torch`), one
   /// custom class a path; built with torch's extension machinery.
   std::string torch;
+  /// Per GPU path, why it has no device stage (empty: it has one).
+  std::map<std::string, std::string> noDeviceStage;
   /// Per GPU path, why it has no device step (empty: it has one).
   std::map<std::string, std::string> noDeviceStep;
 

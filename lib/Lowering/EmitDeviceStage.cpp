@@ -358,16 +358,18 @@ void DeviceStageEmitter::emitStateMessages(CodeStream &cs,
       cs.line("  case {0}:", k);
       cs.line("    if (i % 2 == 0 && !c.st_{0}_offsets) return \"state "
               "'{1}' slot \" + std::to_string(i / 2) + \": has \" + "
-              "std::to_string(rec.value) + \" entries, outside its table's "
-              "[0, \" + std::to_string(c.st_{0}_stride) + \"]\";",
+              "std::to_string(rec.value) + (rec.value == 1 ? \" entry\" : "
+              "\" entries\") + \", outside its table's [0, \" + "
+              "std::to_string(c.st_{0}_stride) + \"]\";",
               in->name, key);
       cs.line("    if (i % 2 == 0) return \"state: offsets of '{0}' must "
               "start at 0 and not decrease\";",
               key);
       if (auto width = in->op.getWidth())
         cs.line("    return \"state '{0}' slot \" + std::to_string(i / 2) + "
-                "\": has \" + std::to_string(rec.value) + \" entries, not "
-                "{1} = \" + std::to_string(c.cfg_{1}) + \"{2}\";",
+                "\": has \" + std::to_string(rec.value) + (rec.value == 1 ? "
+                "\" entry\" : \" entries\") + \", not {1} = \" + "
+                "std::to_string(c.cfg_{1}) + \"{2}\";",
                 key, *width, ruleSuffix(in->op.getRule()));
       cs.line("    break;");
     }

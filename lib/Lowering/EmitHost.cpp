@@ -291,13 +291,15 @@ void HostEmitter::emitSetupState(CodeStream &cs, const PathPlan &plan) {
             name);
     cs.line("if (!o && (entries < 0 || entries > seqs.{0}_stride)) return failure("
             "\"state '{1}' slot \" + std::to_string(r) + \": has \" + "
-            "std::to_string(entries) + \" entries, outside its table's [0, \" + "
+            "std::to_string(entries) + (entries == 1 ? \" entry\" : \" "
+            "entries\") + \", outside its table's [0, \" + "
             "std::to_string(seqs.{0}_stride) + \"]\");",
             name, key);
     if (auto width = in.getWidth())
       cs.line("if (entries != c.cfg_{0}) return failure(\"state "
               "'{1}' slot \" + std::to_string(r) + \": has \" + "
-              "std::to_string(entries) + \" entries, not {0} = \" + "
+              "std::to_string(entries) + (entries == 1 ? \" entry\" : \" "
+              "entries\") + \", not {0} = \" + "
               "std::to_string(c.cfg_{0}) + \"{2}\");",
               *width, key, rule);
   }

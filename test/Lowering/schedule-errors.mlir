@@ -134,6 +134,7 @@ imeta.spec @s {
 imeta.spec @s {
   imeta.config @table : !imeta.list {min = 0 : i64}
   imeta.input @q : i32 {min = 1 : i64}
+  // expected-note @below {{field @f is here}}
   imeta.field @f rows(@nq) {
     %j = imeta.row_index : i32
     %v = imeta.config_at @table[%j] : i32

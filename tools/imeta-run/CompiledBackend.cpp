@@ -17,9 +17,8 @@
 using namespace mlir;
 using namespace imeta;
 
-llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
-                                               const Batch &batch,
-                                               const CompiledRun &options) {
+llvm::Expected<GeneratedFiles> imeta::generateFor(SpecOp spec, PathOp path,
+                                                  const CompiledRun &options) {
   if (options.staged && path.getTarget() != Target::gpu)
     return toolError(kExitUsage, "path '" + path.getSymName() +
                                      "' has no device stage (target cpu); "
@@ -31,16 +30,30 @@ llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
   FailureOr<GeneratedFiles> files = emitSpec(spec);
   if (failed(files))
     return toolError(kExitSpecInvalid, "code generation failed");
+  // Why the path has none of what the backend runs ("" where it has it).
+  auto why = [&](const std::map<std::string, std::string> &no) {
+    auto it = no.find(path.getSymName().str());
+    return it == no.end() ? std::string() : it->second;
+  };
+  if (std::string no = why(files->noDeviceStage);
+      options.staged && !no.empty())
+    return toolError(kExitUsage, "path '" + path.getSymName() +
+                                     "' has no device stage: " + no);
+  if (std::string no = why(files->noDeviceStep);
+      options.deviceStep && !no.empty())
+    return toolError(kExitUsage, "path '" + path.getSymName() +
+                                     "' has no device step: " + no);
+  return std::move(*files);
+}
 
-  if (options.deviceStep)
-    if (auto no = files->noDeviceStep.find(path.getSymName().str());
-        no != files->noDeviceStep.end() && !no->second.empty())
-      return toolError(kExitUsage, "path '" + path.getSymName() +
-                                       "' has no device step: " + no->second);
-  const std::string &base = files->baseName;
+llvm::Expected<std::string> imeta::runCompiled(SpecOp spec, PathOp path,
+                                               const GeneratedFiles &files,
+                                               const Batch &batch,
+                                               const CompiledRun &options) {
+  const std::string &base = files.baseName;
   CompileJob job;
   job.keepSources = options.keepTemps;
-  job.files = files->named();
+  job.files = files.named();
   if (options.gpu) {
     auto nvcc = llvm::sys::findProgramByName("nvcc");
     if (!nvcc)

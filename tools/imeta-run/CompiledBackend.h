@@ -11,6 +11,7 @@
 
 #include "dialect/IMetaOps.h"
 #include "lib/Eval/Batch.h"
+#include "lib/Lowering/CppEmitter.h"
 
 #include "llvm/Support/Error.h"
 
@@ -26,8 +27,17 @@ struct CompiledRun {
   int64_t capacity = 0;   ///< rows per output buffer (0: those needed)
 };
 
-/// The field file `path` produces on `batch` through generated code.
+/// The spec's generated code, or why `options`' backend cannot run `path`
+/// (a CPU path on the GPU or its stage, a path without a device stage or
+/// step, a spec that does not generate): asked before the batch is read,
+/// so that the answer does not depend on the batch.
+llvm::Expected<GeneratedFiles> generateFor(SpecOp spec, PathOp path,
+                                           const CompiledRun &options);
+
+/// The field file `path` produces on `batch` through `files`, the code
+/// generateFor gave for the same options.
 llvm::Expected<std::string> runCompiled(SpecOp spec, PathOp path,
+                                        const GeneratedFiles &files,
                                         const Batch &batch,
                                         const CompiledRun &options);
 

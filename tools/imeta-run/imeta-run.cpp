@@ -13,6 +13,7 @@
 #include "dialect/IMetaOps.h"
 #include "dialect/IMetaSymbols.h"
 #include "dialect/SpecFile.h"
+#include "lib/Analysis/PathPlan.h"
 #include "lib/Eval/Batch.h"
 #include "lib/Eval/BatchJson.h"
 #include "lib/Eval/Evaluator.h"
@@ -33,6 +34,7 @@
 #include "lib/Eval/DriverValues.h"
 #include "runtime/DriverReplay.h"
 
+#include <optional>
 #include <sstream>
 
 using namespace mlir;
@@ -134,19 +136,25 @@ static llvm::Error checkCapacity(imeta::Evaluator &evaluator,
   return llvm::Error::success();
 }
 
-/// The field file of the path on the batch, by the chosen backend.
-static llvm::Expected<std::string> fieldFile(imeta::SpecOp spec,
-                                             imeta::PathOp path,
-                                             const imeta::Batch &batch) {
-  if (backend != "interp") {
-    imeta::CompiledRun options;
-    options.gpu = backend == "cuda" || backend == "cuda-step";
-    options.deviceStep = backend == "cuda-step";
-    options.staged = backend == "stage";
-    options.keepTemps = saveTemps;
-    options.capacity = capacity;
+/// The compiled backends' options, from the command line.
+static imeta::CompiledRun compiledRun() {
+  imeta::CompiledRun options;
+  options.gpu = backend == "cuda" || backend == "cuda-step";
+  options.deviceStep = backend == "cuda-step";
+  options.staged = backend == "stage";
+  options.keepTemps = saveTemps;
+  options.capacity = capacity;
+  return options;
+}
+
+/// The field file of the path on the batch, by the chosen backend
+/// (`generated`: the code of a compiled backend).
+static llvm::Expected<std::string>
+fieldFile(imeta::SpecOp spec, imeta::PathOp path, const imeta::Batch &batch,
+          const imeta::GeneratedFiles *generated) {
+  if (generated) {
     llvm::Expected<std::string> text =
-        imeta::runCompiled(spec, path, batch, options);
+        imeta::runCompiled(spec, path, *generated, batch, compiledRun());
     if (!text)
       return text.takeError();
     // A bucket an optional output left out of this step is no error (the
@@ -264,6 +272,22 @@ int main(int argc, char **argv) {
                        "'",
                    imeta::kExitUsage);
   }
+  // What the spec and the backend can run is settled before the batch is
+  // read, so that the answer does not depend on it: a path the planner
+  // refuses is the spec's fault on every backend (its diagnostic through
+  // the handler); a compiled backend's code is generated, or refused with
+  // the reason (a CPU path, no device stage or step).
+  if (failed(imeta::planPath(path)))
+    return imeta::kExitSpecInvalid;
+  std::optional<imeta::GeneratedFiles> generated;
+  if (backend != "interp") {
+    llvm::Expected<imeta::GeneratedFiles> files =
+        imeta::generateFor(spec, path, compiledRun());
+    if (!files)
+      return imeta::report("imeta-run", files.takeError(),
+                           imeta::kExitUsage);
+    generated = std::move(*files);
+  }
   llvm::Expected<imeta::Batch> batch = readBatch(spec, path);
   if (!batch)
     return imeta::report("imeta-run", batch.takeError(),
@@ -281,7 +305,8 @@ int main(int argc, char **argv) {
                                 int32_t(batch->sequences.size()), values);
     replay << text.str();
   }
-  llvm::Expected<std::string> text = fieldFile(spec, path, *batch);
+  llvm::Expected<std::string> text =
+      fieldFile(spec, path, *batch, generated ? &*generated : nullptr);
   if (!text)
     return imeta::report("imeta-run", text.takeError(),
                          imeta::kExitBatchRefused);
