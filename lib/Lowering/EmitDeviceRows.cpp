@@ -94,7 +94,7 @@ void CudaEmitter::emitDeviceRowRescan(CodeStream &cu, const PathPlan &plan) {
               "hc.tv_{0}_bound) return table_value_message({2}, i, k, "
               "row[size_t(k)], hc.tv_{0}_stride ? b / hc.tv_{0}_stride : 0, "
               "hc.tv_{0}_bound);",
-              name, *in->op.getMin(), in - L.inputs().data());
+              name, int64_t(*in->op.getMin()), in - L.inputs().data());
     }
   }
   cu.line("// The kernel saw a bad value that is no longer there.");

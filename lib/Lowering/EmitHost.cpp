@@ -94,7 +94,7 @@ void HostEmitter::emitSetupHelpers(CodeStream &cs) {
     if (auto min = cfg.getMin(); min && !cfg.getOptional())
       cs.line("if (config.{0} < {1}) return failure(\"config: {0} = \" + "
               "std::to_string(config.{0}) + \" breaks {0} >= {1}{2}\");",
-              cfg.getSymName(), *min, ruleSuffix(cfg.getRule()));
+              cfg.getSymName(), int64_t(*min), ruleSuffix(cfg.getRule()));
   }
   for (auto [id, sym] : llvm::enumerate(st.names().ratioSets())) {
     Operation *def = lookupSymbol(L.spec(), sym.getAttr());
