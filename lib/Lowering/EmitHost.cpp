@@ -944,6 +944,10 @@ LogicalResult HostEmitter::emitHostSteps(CodeStream &cs, const PathPlan &plan) {
     }
     {
       CodeStream::Scope slow(cs, fmt("if (!pass{0})", id));
+      // The fused pass's record is of the failure it met first, sequence
+      // by sequence, not the one the step-by-step passes name: cleared,
+      // so that theirs is the one kept.
+      cs.line("*c.err = ErrorRecord{};");
       for (size_t j = k; j < end; ++j)
         if (failed(emitOne(plan.host[j].op)))
           return failure();
