@@ -115,6 +115,12 @@ LogicalResult GatherExpander::retarget(GatherOp gather, FieldOp source,
         erase.push_back(op);
         return;
       }
+      // A gather of the source's own, not expanded yet there: this copy
+      // is expanded too (at its row, which the copy computes).
+      if (auto inner = dyn_cast<GatherOp>(op)) {
+        work.push_back({inner, depth});
+        return;
+      }
       auto get = dyn_cast<GetOp>(op);
       if (!get)
         return;
