@@ -311,13 +311,43 @@ LogicalResult ResolveOp::verifySymbolUses(SymbolTableCollection &tables) {
              << getInputAttr() << " is resolved from a 'rows' i32 field "
              << "(sequence i's list is its rows), but " << getFieldAttr()
              << " is not one";
-    return success();
+    return verifyStateRules(*input);
   }
   if (field->getDomain() != Domain::seq || elem != input->getType())
     return emitOpError("input ")
            << getInputAttr() << " (" << input->getType()
            << ") is resolved from a 'seq' field of its type, but "
            << getFieldAttr() << " is not one";
+  return verifyStateRules(*input);
+}
+
+/// A rule that reads request state is checked on the batch as given,
+/// before the resolution (SPEC-async.md): one that also reads the resolved
+/// input (in its formula or through the fields it reads) would see the
+/// input before it exists. (Compact formulas are read once expanded: the
+/// tools verify the spec again then.)
+LogicalResult ResolveOp::verifyStateRules(InputOp input) {
+  PathOp path = cast<PathOp>((*this)->getParentOp());
+  auto spec = path->getParentOfType<SpecOp>();
+  SmallVector<RequireOp> rules =
+      llvm::to_vector(spec.getBody().front().getOps<RequireOp>());
+  llvm::append_range(rules, getPathRules(path));
+  for (RequireOp rule : rules) {
+    llvm::SetVector<Operation *> inputs;
+    collectInputsRead({rule.getOperation()}, inputs);
+    if (!inputs.contains(input.getOperation()) || !readsState(rule))
+      continue;
+    InFlightDiagnostic diag =
+        emitOpError("resolves ")
+        << getInputAttr() << ", which rule '" << rule.getRule() << "' ('"
+        << rule.getMessage()
+        << "') reads with request state: a rule that reads state is "
+           "checked on the batch as given, before the resolution; split it "
+           "into a rule on the state and one on "
+        << getInputAttr();
+    diag.attachNote(rule.getLoc()) << "the rule is here";
+    return diag;
+  }
   return success();
 }
 

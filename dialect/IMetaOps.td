@@ -414,7 +414,8 @@ def IMeta_ResolveOp : IMeta_Op<"resolve", [HasParent<"PathOp">,
     from request state kept by slot (SPEC-async.md). Rules that read a
     `slot` input's state are checked on the batch as given, before the
     resolution; the others on the resolved batch, and a resolved input's
-    `min` is checked there, as a batch file's is.
+    `min` is checked there, as a batch file's is. So a rule that reads
+    state may not read a resolved input (the verifier says which).
 
     ```mlir
     imeta.field @async_q seq = "slot >= 0 ? 1 + num_drafts : 1"
@@ -425,6 +426,10 @@ def IMeta_ResolveOp : IMeta_Op<"resolve", [HasParent<"PathOp">,
   }];
   let arguments = (ins FlatSymbolRefAttr:$input, FlatSymbolRefAttr:$field);
   let assemblyFormat = "$input `=` $field attr-dict";
+  let extraClassDeclaration = [{
+    /// No rule that reads request state reads `input` (this resolves it).
+    ::mlir::LogicalResult verifyStateRules(InputOp input);
+  }];
 }
 
 def IMeta_OutputOp : IMeta_Op<"output", [HasParent<"PathOp">,

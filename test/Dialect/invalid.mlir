@@ -1632,6 +1632,38 @@ imeta.spec @s {
 
 // -----
 
+// A rule that reads request state is checked before the resolution, so it
+// may not read a resolved input, here through a field.
+imeta.spec @s {
+  imeta.input @slot : i32 {optional}
+  imeta.input @held : i32 {slot = @slot, optional}
+  imeta.input @q : i32
+  imeta.field @d seq {
+    %q = imeta.get_input @q : i32
+    %h = imeta.get_input @held : i32
+    %d = arith.subi %q, %h : i32
+    imeta.yield %d : i32
+  }
+  // expected-note @below {{the rule is here}}
+  imeta.require "S1" "q differs from held" seq {
+    %d = imeta.get @d : i32
+    %z = arith.constant 0 : i32
+    %ok = arith.cmpi ne, %d, %z : i32
+    imeta.yield %ok : i1
+  }
+  imeta.field @f seq {
+    %h = imeta.get_input @held : i32
+    imeta.yield %h : i32
+  }
+  imeta.path @p target(cpu) needs [@slot, @held] {
+    // expected-error @below {{'imeta.resolve' op resolves @q, which rule 'S1' ('q differs from held') reads with request state: a rule that reads state is checked on the batch as given, before the resolution; split it into a rule on the state and one on @q}}
+    imeta.resolve @q = @f
+    imeta.output "d" = @d
+  }
+}
+
+// -----
+
 imeta.spec @s {
   imeta.config @w : i1
   imeta.input @slot : i32 {optional}
