@@ -107,6 +107,11 @@ PathPlan imeta::defaultPlan(PathOp path) {
     scheduleHost(rule);
     plan.host.push_back({rule});
   }
+  // A resolving path without a rule after the resolution computes the
+  // resolving fields before its outputs' (imeta-inline-resolves).
+  if (auto after = path->getAttrOfType<ArrayAttr>(kScheduleAfterAttr))
+    for (auto sym : after.getAsRange<FlatSymbolRefAttr>())
+      scheduleHost(lookupSymbol(path, sym));
   for (OutputOp out : getPathOutputs(path)) {
     scheduleHost(lookupSymbol(out, out.getSourceAttr()));
     if (FlatSymbolRefAttr len = out.getRowsAttr())

@@ -287,7 +287,7 @@ LogicalResult imeta::inlineResolves(SpecOp spec, PathOp path) {
 
   // The path on its own: no base, its rules in the evaluator's order,
   // every output it produces, no resolution.
-  auto clone = [&](Operation *op, OpBuilder &in) { in.clone(*op); };
+  auto clone = [&](Operation *op, OpBuilder &in) { return in.clone(*op); };
   Block &body = path.getBody().front();
   OpBuilder in = OpBuilder::atBlockEnd(&body);
   SmallVector<Operation *> old = llvm::to_vector(
@@ -306,8 +306,15 @@ LogicalResult imeta::inlineResolves(SpecOp spec, PathOp path) {
     (*bounds)->setAttr(kScheduleAfterAttr, in.getArrayAttr(after));
   }
   in.setInsertionPointToEnd(&body);
-  for (RequireOp rule : otherRules)
-    clone(rule, in);
+  // Without a bounds rule, the resolving fields still come before the
+  // resolved batch's rules (or, with none, before the outputs' fields).
+  for (auto [k, rule] : llvm::enumerate(otherRules)) {
+    Operation *copy = clone(rule, in);
+    if (k == 0 && !*bounds)
+      copy->setAttr(kScheduleAfterAttr, in.getArrayAttr(after));
+  }
+  if (otherRules.empty() && !*bounds)
+    path->setAttr(kScheduleAfterAttr, in.getArrayAttr(after));
   for (OutputOp out : outputs)
     clone(out, in);
   for (Operation *op : old)
